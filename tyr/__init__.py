@@ -1,0 +1,1 @@
+"""tyr: shape-typed deep learning for PyTorch."""
