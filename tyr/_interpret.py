@@ -1,0 +1,241 @@
+"""The reference checker: walks a `Plan` over real values, binding sizes and explaining mismatches.
+
+This is the meaning of a checked call.  The compiled fast path (`tyr._codegen`)
+does the same work with the plan unrolled into straight-line code and, when it
+sees anything wrong, calls back here so the error message comes from one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from tyr._annotations import (
+    Computed,
+    DimHint,
+    Fixed,
+    Hint,
+    Named,
+    OptionalHint,
+    ShapeSpec,
+    TensorHint,
+    TupleHint,
+    Variadic,
+    Wildcard,
+)
+from tyr._errors import ShapeError
+from tyr._plan import Plan
+from tyr._symbolic import Expr
+
+
+@dataclass
+class _Pending:
+    """A computed dim (`"D//4"`) waiting until its symbols are bound."""
+
+    dim: Computed
+    size: int
+    place: str  # "argument 'x' dimension 2"
+
+
+@dataclass
+class Binding:
+    """The sizes bound so far in one call; lives on the stack of that call only."""
+
+    plan: Plan
+    sizes: dict[str, int] = field(default_factory=dict)
+    groups: dict[str, tuple[int, ...]] = field(default_factory=dict)  # TypeVarTuple -> sizes
+    origins: dict[str, str] = field(default_factory=dict)  # name -> where it was bound
+    pending: list[_Pending] = field(default_factory=list)
+    device: tuple[torch.device, str] | None = None
+
+    # -- reporting ----------------------------------------------------------------------
+
+    def fail(self, label: str, message: str, shape: tuple[int, ...] | None = None, spec: object = None) -> ShapeError:
+        detail = f"\n  {label} has shape {shape}; expected {spec}" if shape is not None else ""
+        return ShapeError(f"{self.plan.function}() {label}: {message}{detail}")
+
+    # -- sizes --------------------------------------------------------------------------
+
+    def bind(self, name: str, size: int, label: str, what: str, shape: tuple[int, ...] | None, spec: object) -> None:
+        """Bind `name` to `size` (seen at `what` of `label`), or check it against its earlier binding."""
+        bound = self.sizes.get(name)
+        if bound is None:
+            self.sizes[name] = size
+            self.origins[name] = f"{label} {what}".rstrip()
+        elif bound != size:
+            found = f"{what} ({name}) has size {size}" if what else f"{name} = {size}"
+            raise self.fail(label, f"{found}, but {name} = {bound} was bound by {self.origins[name]}", shape, spec)
+
+    def _describe_values(self, dim: Computed) -> str:
+        parts = [f"{n} = {self.sizes[n]} (from {self.origins[n]})" for n in sorted(dim.expr.symbols)]
+        return ", ".join(parts)
+
+    def resolve_pending(self, final: bool) -> None:
+        """Check computed dims whose symbols are known; solve those with one unknown."""
+        progress = True
+        while progress and self.pending:
+            progress = False
+            for item in list(self.pending):
+                value = item.dim.expr.evaluate(self.sizes)
+                if value is not None:
+                    self.pending.remove(item)
+                    progress = True
+                    if value != item.size:
+                        raise ShapeError(
+                            f"{self.plan.function}() {item.place} ({item.dim.text}) has size {item.size}, "
+                            f"but {item.dim.text} = {value} with {self._describe_values(item.dim)}"
+                        )
+                    continue
+                rest = item.dim.expr.substitute(self.sizes)
+                if not _is_linear(rest):
+                    continue  # e.g. D//4 with D unknown: wait for another argument to bind D
+                (name,) = rest.symbols
+                solved = rest.solve(item.size, {})
+                if solved is None or solved[1] < 0:
+                    raise ShapeError(
+                        f"{self.plan.function}() {item.place} ({item.dim.text}) has size {item.size}, "
+                        f"but no size {name} makes {item.dim.text} = {item.size}"
+                    )
+                self.pending.remove(item)
+                progress = True
+                self.sizes[name] = solved[1]
+                self.origins[name] = f'solving "{item.dim.text}" = {item.size} at {item.place}'
+        if final and self.pending:
+            item = self.pending[0]
+            missing = ", ".join(sorted(item.dim.expr.symbols - self.sizes.keys()))
+            raise ShapeError(
+                f'{self.plan.function}() {item.place} ("{item.dim.text}"): cannot determine {missing}; '
+                "bind it with a plain dimension in another argument or a Dim[...] argument"
+            )
+
+    # -- values -------------------------------------------------------------------------
+
+    def check(self, label: str, hint: Hint, value: Any) -> None:
+        if isinstance(hint, OptionalHint):
+            if value is not None:
+                self.check(label, hint.inner, value)
+        elif isinstance(hint, TupleHint):
+            if not isinstance(value, tuple) or len(value) != len(hint.items):
+                got = f"a tuple of length {len(value)}" if isinstance(value, tuple) else type(value).__name__
+                raise self.fail(label, f"expected a tuple of {len(hint.items)} items, got {got}")
+            for i, (item_hint, item) in enumerate(zip(hint.items, value)):
+                if item_hint is not None:
+                    self.check(f"{label}[{i}]", item_hint, item)
+        elif isinstance(hint, DimHint):
+            self.check_dim(label, hint, value)
+        else:
+            self.check_tensor(label, hint, value)
+
+    def check_dim(self, label: str, hint: DimHint, value: Any) -> None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(label, f"expected an int size Dim[{hint.dim}], got {type(value).__name__}")
+        dim = hint.dim
+        if isinstance(dim, Fixed):
+            if value != dim.size:
+                raise self.fail(label, f"expected Dim[{dim.size}], got {value}")
+        elif isinstance(dim, Named):
+            self.bind(dim.name, value, label, "", None, None)
+        else:
+            self.pending.append(_Pending(dim, value, label))
+
+    def check_tensor(self, label: str, hint: TensorHint, value: Any) -> None:
+        spec = hint.shape if hint.shape is not None else "Tensor"
+        if not isinstance(value, torch.Tensor):
+            raise self.fail(label, f"expected a torch.Tensor ({spec}), got {type(value).__name__}")
+        if hint.dtype is not None and value.dtype not in hint.dtype.dtypes:
+            raise self.fail(label, f"expected a {hint.dtype} tensor, got dtype {value.dtype}")
+        if self.plan.same_device:
+            if self.device is None:
+                self.device = (value.device, label)
+            elif value.device != self.device[0]:
+                raise self.fail(label, f"is on {value.device}, but {self.device[1]} is on {self.device[0]}")
+        if hint.shape is not None:
+            self.check_shape(label, hint.shape, tuple(value.shape))
+
+    def check_shape(self, label: str, spec: ShapeSpec, shape: tuple[int, ...]) -> None:
+        dims = spec.dims
+        star = spec.variadic_index
+        if star is None:
+            if len(shape) != len(dims):
+                raise self.fail(label, f"expected {len(dims)} dimensions, got {len(shape)}", shape, spec)
+            axes = list(enumerate(dims))
+        else:
+            after = len(dims) - star - 1
+            if len(shape) < len(dims) - 1:
+                raise self.fail(label, f"expected at least {len(dims) - 1} dimensions, got {len(shape)}", shape, spec)
+            axes = list(enumerate(dims[:star])) + [(len(shape) - after + i, d) for i, d in enumerate(dims[star + 1 :])]
+            group_dim = dims[star]
+            assert isinstance(group_dim, Variadic)
+            self.bind_group(label, group_dim.name, shape[star : len(shape) - after], star, shape, spec)
+        for axis, dim in axes:
+            size = shape[axis]
+            if isinstance(dim, Fixed):
+                if size != dim.size:
+                    raise self.fail(label, f"dimension {axis} has size {size}, expected {dim.size}", shape, spec)
+            elif isinstance(dim, Named):
+                self.bind(dim.name, size, label, f"dimension {axis}", shape, spec)
+            elif isinstance(dim, Computed):
+                self.pending.append(_Pending(dim, size, f"{label} dimension {axis}"))
+            else:
+                assert isinstance(dim, Wildcard)
+
+    def bind_group(
+        self, label: str, name: str, sizes: tuple[int, ...], start: int, shape: tuple[int, ...], spec: ShapeSpec
+    ) -> None:
+        bound = self.groups.get(name)
+        if bound is None:
+            self.groups[name] = sizes
+            self.origins["*" + name] = f"{label} dimensions {start}..{start + len(sizes) - 1}"
+        elif bound != sizes:
+            raise self.fail(
+                label,
+                f"dimensions {start}..{start + len(sizes) - 1} (*{name}) are {sizes}, "
+                f"but *{name} = {bound} was bound by {self.origins['*' + name]}",
+                shape,
+                spec,
+            )
+
+
+def _is_linear(expr: Expr) -> bool:
+    """One symbol left, appearing only as `a*name + b`: solvable for a given size."""
+    if len(expr.symbols) != 1:
+        return False
+    (name,) = expr.symbols
+    return all(mono in ((), (name,)) for mono, _ in expr.terms)
+
+
+def start_binding(plan: Plan, instance: object) -> Binding:
+    binding = Binding(plan)
+    if plan.class_dims and not plan.binds_class_dims:
+        known = getattr(instance, "__tyr_dims__", None) or {}
+        for name in plan.class_dims & known.keys():
+            binding.sizes[name] = known[name]
+            binding.origins[name] = f"the {type(instance).__name__} instance's constructor"
+    return binding
+
+
+def check_arguments(plan: Plan, arguments: dict[str, Any]) -> Binding:
+    """Check every parameter; return the binding the return value is checked against."""
+    first = next(iter(plan.signature.parameters), None)
+    binding = start_binding(plan, arguments.get(first) if first is not None else None)
+    for slot in plan.params:
+        assert slot.name is not None
+        binding.check(slot.label, slot.hint, arguments[slot.name])
+    binding.resolve_pending(final=plan.result is None)
+    return binding
+
+
+def check_result(binding: Binding, result: Any) -> None:
+    plan = binding.plan
+    if plan.result is not None:
+        binding.check(plan.result.label, plan.result.hint, result)
+        binding.resolve_pending(final=True)
+
+
+def record_class_dims(binding: Binding, instance: object) -> None:
+    """After a checked constructor: remember the class dims it bound on the instance."""
+    dims = {n: binding.sizes[n] for n in binding.plan.class_dims if n in binding.sizes}
+    if dims:
+        instance.__dict__["__tyr_dims__"] = dims
