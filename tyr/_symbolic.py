@@ -15,6 +15,7 @@ simplification floor division gets, and it is sound for every integer value.
 from __future__ import annotations
 
 import ast
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -143,17 +144,30 @@ class Expr:
         return _as_expr(other) // self
 
     def _floordiv_const(self, c: int) -> Expr:
-        # (c*q + r) // c == q + r // c for integer q: keep the divisible terms outside.
+        # (c*q + r) // c == q + r // c for integer q: every coefficient k splits into
+        # c*(k//c) + k%c, so the atom left behind has coefficients in [0, c) and one
+        # canonical form (`(H - 1)//2 + 1` and `(H + 1)//2` are the same size).
+        if c < 0:
+            return (-self)._floordiv_const(-c)
         if c == 1:
             return self
-        quotient = {m: k // c for m, k in self.terms if k % c == 0}
-        rest = Expr._from_dict({m: k for m, k in self.terms if k % c != 0})
-        rest_value = rest.const_value
-        if rest_value is not None:
-            tail = const(rest_value // c)
-        else:
-            tail = Expr((((FloorDiv(rest, const(c)),), 1),))
-        return Expr._from_dict(quotient) + tail
+        quotient = Expr._from_dict({m: k // c for m, k in self.terms})
+        rest = {m: k % c for m, k in self.terms if k % c}
+        if all(not m for m in rest):
+            return quotient  # the remainder is a constant in [0, c): it floors to 0
+        # floor(g*r / (g*c)) == floor(r / c): cancel the common factor.
+        g = math.gcd(c, *rest.values())
+        rest = {m: k // g for m, k in rest.items()}
+        c //= g
+        # floor((x//a + p) / c) == floor((x + p*a) / (a*c)) for integer p and a > 0: nested
+        # divisions fold, so `H//2//2` is `H//4`.
+        for mono, k in rest.items():
+            if k == 1 and len(mono) == 1 and isinstance(mono[0], FloorDiv):
+                a = mono[0].den.const_value
+                if a is not None and a > 0:
+                    p = Expr._from_dict({m: j for m, j in rest.items() if m != mono})
+                    return quotient + (mono[0].num + p * a)._floordiv_const(a * c)
+        return quotient + Expr((((FloorDiv(Expr._from_dict(rest), const(c)),), 1),))
 
     def _divide_exactly(self, den: Expr) -> Expr | None:
         """`self / den` when den is one monomial dividing every term exactly, else None."""
@@ -225,7 +239,10 @@ class Expr:
             return "0"
         parts: list[str] = []
         for mono, coeff in self.terms:
-            factors = [a if isinstance(a, str) else str(a) for a in mono]
+            # `//` binds like `*` and unary minus binds tighter: a division that is not the
+            # whole term is parenthesised, so the text parses back to the same size.
+            lone = len(mono) == 1 and coeff == 1 or (coeff == -1 and len(mono) == 1 and bool(parts))
+            factors = [a if isinstance(a, str) else str(a) if lone else f"({a})" for a in mono]
             if not factors:
                 body = str(abs(coeff))
             elif abs(coeff) == 1:
@@ -237,7 +254,10 @@ class Expr:
             else:
                 parts.append(f" + {body}" if coeff > 0 else f" - {body}")
         text = "".join(parts)
-        single_factor = len(self.terms) == 1 and (self.terms[0][1] >= 0) and len(self.terms[0][0]) <= 1
+        mono, coeff = self.terms[0]
+        single_factor = len(self.terms) == 1 and (
+            (not mono and coeff >= 0) or (coeff == 1 and len(mono) == 1 and isinstance(mono[0], str))
+        )
         return f"({text})" if parenthesise and not single_factor else text
 
     def __str__(self) -> str:
