@@ -1,0 +1,135 @@
+"""AdamW (Loshchilov & Hutter, decoupled weight decay), and its element-wise update.
+
+The update is the same sequence of floating-point operations as
+``torch.optim.AdamW(foreach=False)``, so the two agree bit for bit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, overload
+
+import torch
+
+from tyr.optim._params import Params, check_state_dict, param_groups
+
+
+def adamw_update_(
+    param: torch.Tensor,
+    grad: torch.Tensor,
+    exp_avg: torch.Tensor,
+    exp_avg_sq: torch.Tensor,
+    *,
+    step: int,
+    lr: float,
+    beta1: float,
+    beta2: float,
+    eps: float,
+    weight_decay: float,
+) -> None:
+    """One AdamW step on one tensor, in place on ``param``, ``exp_avg`` and ``exp_avg_sq``.
+
+    All four tensors have the same shape (any shape: a whole parameter or a flat
+    shard of several). ``step`` counts from 1 and sets the bias corrections.
+    """
+    if weight_decay != 0:
+        param.mul_(1 - lr * weight_decay)
+    exp_avg.lerp_(grad, 1 - beta1)
+    exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+    bias_correction1 = 1 - beta1**step
+    bias_correction2 = 1 - beta2**step
+    step_size = lr / bias_correction1
+    denom = (exp_avg_sq.sqrt() / bias_correction2**0.5).add_(eps)
+    param.addcdiv_(exp_avg, denom, value=-step_size)
+
+
+class AdamW(torch.optim.Optimizer):
+    """Adam with decoupled weight decay.
+
+    Args:
+        params: a module (its trainable parameters), tensors, ``(name, tensor)``
+            pairs or parameter groups. Frozen tensors are rejected.
+        lr: learning rate. Default 1e-3.
+        betas: ``(beta1, beta2)`` decay rates of the moment averages. Default (0.9, 0.999).
+        eps: added to the denominator. Default 1e-8.
+        weight_decay: decoupled decay, ``p -= lr * weight_decay * p`` each step. Default 1e-2.
+
+    Parameters without a gradient are skipped (no decay, no state change). State per
+    parameter: ``step`` (int), ``exp_avg``, ``exp_avg_sq`` (shaped like the parameter).
+
+    Example::
+
+        opt = AdamW(model, lr=3e-4, weight_decay=0.1)
+        loss.backward(); opt.step(); opt.zero_grad()
+    """
+
+    def __init__(
+        self,
+        params: Params,
+        *,
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 1e-2,
+    ) -> None:
+        _check_hyperparameters("AdamW", lr=lr, betas=betas, eps=eps, weight_decay=weight_decay)
+        defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay}
+        super().__init__(param_groups(params, owner="AdamW"), defaults)
+
+    @overload
+    def step(self, closure: None = None) -> None: ...
+
+    @overload
+    def step(self, closure: Callable[[], float]) -> float: ...
+
+    @torch.no_grad()
+    def step(self, closure: Callable[[], float] | None = None) -> float | None:
+        """Update every parameter that has a gradient; returns ``closure()`` if given."""
+        loss = None
+        if closure is not None:
+            with torch.enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            beta1, beta2 = group["betas"]
+            for param in group["params"]:
+                if param.grad is None:
+                    continue
+                if param.grad.is_sparse:
+                    raise RuntimeError("AdamW does not support sparse gradients.")
+                state = self.state[param]
+                if not state:
+                    state["step"] = 0
+                    state["exp_avg"] = torch.zeros_like(param, memory_format=torch.preserve_format)
+                    state["exp_avg_sq"] = torch.zeros_like(param, memory_format=torch.preserve_format)
+                state["step"] += 1
+                adamw_update_(
+                    param,
+                    param.grad,
+                    state["exp_avg"],
+                    state["exp_avg_sq"],
+                    step=state["step"],
+                    lr=group["lr"],
+                    beta1=beta1,
+                    beta2=beta2,
+                    eps=group["eps"],
+                    weight_decay=group["weight_decay"],
+                )
+        return loss
+
+    def load_state_dict(self, state_dict: Mapping[str, Any]) -> None:
+        """Load :meth:`state_dict` output; raises ValueError saying exactly what does not fit."""
+        check_state_dict(self, state_dict, "AdamW")
+        super().load_state_dict(dict(state_dict))
+
+
+def _check_hyperparameters(
+    owner: str, *, lr: float, betas: tuple[float, float], eps: float, weight_decay: float
+) -> None:
+    if lr < 0:
+        raise ValueError(f"{owner}: lr must be >= 0, got {lr}.")
+    if not (0.0 <= betas[0] < 1.0 and 0.0 <= betas[1] < 1.0):
+        raise ValueError(f"{owner}: betas must each be in [0, 1), got {betas}.")
+    if eps < 0:
+        raise ValueError(f"{owner}: eps must be >= 0, got {eps}.")
+    if weight_decay < 0:
+        raise ValueError(f"{owner}: weight_decay must be >= 0, got {weight_decay}.")
