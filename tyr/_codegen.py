@@ -95,7 +95,8 @@ class _Emitter:
                 self.emit(f"d_{name} = {quotient}")
                 self.bound.add(name)
         if final and self.pending:
-            self.emit(f"raise {self.fail}")
+            # Whether these resolve depends on the values (0*B is 0 for any B): leave them to the reference.
+            raise Unsupported("a computed size that no argument determines")
 
     def _py_names(self, expr: Expr) -> dict[str, str]:
         return {n: self.var(n) for n in expr.symbols}

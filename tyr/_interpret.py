@@ -69,7 +69,7 @@ class Binding:
             raise self.fail(label, f"{found}, but {name} = {bound} was bound by {self.origins[name]}", shape, spec)
 
     def _describe_values(self, dim: Computed) -> str:
-        parts = [f"{n} = {self.sizes[n]} (from {self.origins[n]})" for n in sorted(dim.expr.symbols)]
+        parts = [f"{n} = {self.sizes[n]} (from {self.origins[n]})" for n in sorted(dim.expr.symbols) if n in self.sizes]
         return ", ".join(parts)
 
     def resolve_pending(self, final: bool) -> None:
