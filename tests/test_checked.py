@@ -304,7 +304,7 @@ def test_dtype_constraints() -> None:
         pass
 
     embed(torch.zeros(2, 3, dtype=torch.long), torch.zeros(5, 4))
-    with raises(r"argument 'idx': expected a Integer tensor, got dtype torch.float32"):
+    with raises(r"argument 'idx': expected dtype Integer, got torch.float32"):
         embed(torch.zeros(2, 3), torch.zeros(5, 4))
 
     @checked
@@ -312,7 +312,7 @@ def test_dtype_constraints() -> None:
         pass
 
     exact(torch.zeros(2, dtype=torch.bfloat16))
-    with raises("expected a bfloat16 tensor, got dtype torch.float16"):
+    with raises("expected dtype bfloat16, got torch.float16"):
         exact(torch.zeros(2, dtype=torch.float16))
 
 

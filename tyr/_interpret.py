@@ -145,7 +145,7 @@ class Binding:
         if not isinstance(value, torch.Tensor):
             raise self.fail(label, f"expected a torch.Tensor ({spec}), got {type(value).__name__}")
         if hint.dtype is not None and value.dtype not in hint.dtype.dtypes:
-            raise self.fail(label, f"expected a {hint.dtype} tensor, got dtype {value.dtype}")
+            raise self.fail(label, f"expected dtype {hint.dtype}, got {value.dtype}")
         if self.plan.same_device:
             if self.device is None:
                 self.device = (value.device, label)

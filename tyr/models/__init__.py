@@ -1,0 +1,5 @@
+"""Models written with shape annotations."""
+
+from tyr.models.gpt import GPT, GPTConfig
+
+__all__ = ["GPT", "GPTConfig"]
