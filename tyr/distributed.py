@@ -1,0 +1,101 @@
+"""Small helpers for ``torch.distributed`` runs launched with ``torchrun``.
+
+Every helper also works in a plain single-process run (rank 0 of 1), so trainer
+code needs no ``if distributed`` branches::
+
+    info = distributed.init_from_env()      # reads RANK / WORLD_SIZE / LOCAL_RANK
+    ...
+    if distributed.is_main():
+        print(loss)
+    distributed.barrier()
+    distributed.destroy()
+
+Launch: ``python -m torch.distributed.run --standalone --nproc_per_node 2 train.py``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+
+import torch
+import torch.distributed as dist
+
+
+@dataclasses.dataclass(frozen=True)
+class DistInfo:
+    """Where this process stands in the run."""
+
+    rank: int  # global rank, 0 .. world_size - 1
+    world_size: int  # number of processes
+    local_rank: int  # rank on this machine; selects the GPU
+    device: torch.device  # cuda:local_rank when CUDA is available, else cpu
+
+
+def _env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ValueError(f"environment variable {name}={value!r} is not an integer") from None
+
+
+def init_from_env(backend: str | None = None) -> DistInfo:
+    """Join the process group described by torchrun's environment variables.
+
+    Args:
+        backend: ``"nccl"``, ``"gloo"``, ... Default: nccl when CUDA is available, else gloo.
+
+    Without ``WORLD_SIZE`` (or with ``WORLD_SIZE=1``) nothing is initialised and rank 0
+    of 1 is returned. With CUDA, the current device is set to ``cuda:LOCAL_RANK``.
+    Calling it again after the group exists returns the same information.
+    """
+    world_size = _env_int("WORLD_SIZE", 1)
+    rank = _env_int("RANK", 0)
+    local_rank = _env_int("LOCAL_RANK", 0)
+    if not 0 <= rank < world_size:
+        raise ValueError(f"RANK={rank} is not in [0, WORLD_SIZE={world_size}); check the launcher's environment.")
+    if torch.cuda.is_available():
+        device = torch.device("cuda", local_rank)
+        torch.cuda.set_device(device)
+    else:
+        device = torch.device("cpu")
+    if world_size > 1 and not is_initialized():
+        if backend is None:
+            backend = "nccl" if device.type == "cuda" else "gloo"
+        dist.init_process_group(backend=backend, rank=rank, world_size=world_size)
+    return DistInfo(rank=rank, world_size=world_size, local_rank=local_rank, device=device)
+
+
+def is_initialized() -> bool:
+    """True inside an initialised process group."""
+    return dist.is_available() and dist.is_initialized()
+
+
+def rank() -> int:
+    """Global rank; 0 outside a process group."""
+    return dist.get_rank() if is_initialized() else 0
+
+
+def world_size() -> int:
+    """Number of processes; 1 outside a process group."""
+    return dist.get_world_size() if is_initialized() else 1
+
+
+def is_main() -> bool:
+    """True on rank 0 (the process that logs and writes shared files)."""
+    return rank() == 0
+
+
+def barrier() -> None:
+    """Wait for every rank; does nothing outside a process group."""
+    if is_initialized():
+        dist.barrier()
+
+
+def destroy() -> None:
+    """Leave the process group, if any."""
+    if is_initialized():
+        dist.destroy_process_group()

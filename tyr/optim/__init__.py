@@ -1,0 +1,32 @@
+"""Optimizers for tyr trainers.
+
+- :class:`AdamW` — bit-identical to ``torch.optim.AdamW(foreach=False)``.
+- :class:`Muon` — Newton–Schulz-orthogonalised momentum for hidden matrices, AdamW
+  for embeddings, head and gains; the split is decided by parameter role.
+- :class:`ShardedAdamW` — AdamW with state sharded over ``torch.distributed`` ranks (ZeRO-1).
+- :func:`clip_grad_norm_` / :func:`grad_norm` — global-norm gradient clipping.
+
+All accept a module directly (its trainable parameters, tied ones once) and
+reject frozen tensors.
+"""
+
+from tyr.optim._params import Params
+from tyr.optim.adamw import AdamW, adamw_update_
+from tyr.optim.clip import clip_grad_norm_, grad_norm
+from tyr.optim.muon import CUBIC, QUINTIC, Muon, is_embedding_or_head, muon_param_groups, orthogonalize
+from tyr.optim.sharded import ShardedAdamW
+
+__all__ = [
+    "CUBIC",
+    "QUINTIC",
+    "AdamW",
+    "Muon",
+    "Params",
+    "ShardedAdamW",
+    "adamw_update_",
+    "clip_grad_norm_",
+    "grad_norm",
+    "is_embedding_or_head",
+    "muon_param_groups",
+    "orthogonalize",
+]

@@ -1,0 +1,270 @@
+"""Muon: momentum, then Newton–Schulz orthogonalisation, for hidden weight matrices.
+
+Muon (Keller Jordan, 2024) replaces each hidden weight matrix's update with the
+nearest semi-orthogonal matrix to its momentum — ``U V^T`` from the SVD
+``U S V^T`` — computed approximately by a few Newton–Schulz iterations. It is
+meant only for matrices inside the network; embeddings, the output head and
+1-D gains/biases keep AdamW. :class:`Muon` holds both kinds of group and decides
+the split from each parameter's role and name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, overload
+
+import torch
+from torch import nn
+
+from tyr.optim._params import Params, check_state_dict, named_trainable, param_groups
+from tyr.optim.adamw import _check_hyperparameters, adamw_update_
+
+QUINTIC = (3.4445, -4.7750, 2.0315)
+"""Coefficients ``(a, b, c)`` of Muon's quintic ``a X + b (X X^T) X + c (X X^T)^2 X``:
+chosen to push every singular value quickly into roughly [0.7, 1.2], not to converge."""
+
+CUBIC = (1.5, -0.5, 0.0)
+"""The classic Newton–Schulz cubic; converges to exactly 1 for singular values in (0, sqrt 3)."""
+
+HEAD_AND_EMBEDDING_NAMES = frozenset(
+    {
+        "embed", "embedding", "embeddings", "embed_tokens", "tok_embeddings", "wte", "wpe",
+        "tok_emb", "pos_emb", "token_embedding", "position_embedding", "lm_head", "head", "unembed",
+    }
+)  # fmt: skip
+"""Module names whose parameters :func:`is_embedding_or_head` sends to AdamW."""
+
+
+def orthogonalize(
+    matrix: torch.Tensor,
+    *,
+    steps: int = 5,
+    coefficients: tuple[float, float, float] = QUINTIC,
+    eps: float = 1e-7,
+    dtype: torch.dtype | None = None,
+) -> torch.Tensor:
+    """Approximately map ``matrix`` (shape ``(..., m, n)``) to ``U V^T``, its orthogonal polar factor.
+
+    Args:
+        matrix: ``(..., m, n)``; leading dimensions are a batch.
+        steps: Newton–Schulz iterations. Default 5.
+        coefficients: ``(a, b, c)`` of the iteration; :data:`QUINTIC` (default) or :data:`CUBIC`.
+        eps: guards the initial normalisation of an all-zero matrix. Default 1e-7.
+        dtype: compute dtype. Default: bfloat16 on CUDA, float32 elsewhere.
+
+    Returns ``(..., m, n)`` in ``matrix``'s dtype, with singular values near 1 (see
+    :data:`QUINTIC` for how near).
+    """
+    if matrix.dim() < 2:
+        raise ValueError(f"orthogonalize needs a matrix (..., m, n); got shape {tuple(matrix.shape)}.")
+    if dtype is None:
+        dtype = torch.bfloat16 if matrix.is_cuda else torch.float32
+    a, b, c = coefficients
+    x = matrix.to(dtype)
+    tall = x.size(-2) > x.size(-1)
+    if tall:  # iterate on the smaller Gram matrix
+        x = x.mT
+    # Frobenius normalisation puts every singular value in [0, 1].
+    x = x / (torch.linalg.matrix_norm(x, keepdim=True) + eps)
+    for _ in range(steps):
+        gram = x @ x.mT
+        poly = b * gram + c * (gram @ gram)
+        x = a * x + poly @ x
+    if tall:
+        x = x.mT
+    result: torch.Tensor = x.to(matrix.dtype)
+    return result
+
+
+def is_embedding_or_head(name: str, param: torch.Tensor) -> bool:
+    """Default rule for parameters that Muon must leave to AdamW besides 1-D ones.
+
+    True when the module holding ``name`` (the part before the last ``"."``) ends in
+    one of :data:`HEAD_AND_EMBEDDING_NAMES`, e.g. ``"transformer.wte.weight"`` or
+    ``"lm_head.weight"``. Parameters of ``nn.Embedding`` modules are always AdamW,
+    whatever the rule says.
+    """
+    parts = name.split(".")
+    return len(parts) >= 2 and parts[-2] in HEAD_AND_EMBEDDING_NAMES
+
+
+def muon_param_groups(
+    model: nn.Module,
+    *,
+    is_adam: Callable[[str, torch.Tensor], bool] = is_embedding_or_head,
+) -> list[dict[str, Any]]:
+    """Split a model's trainable parameters into a Muon group and an AdamW group by role.
+
+    Muon gets every trainable tensor with 2 or more dimensions (more than 2 are
+    flattened to ``(shape[0], -1)``), except those owned by an ``nn.Embedding`` and
+    those for which ``is_adam(name, param)`` is true; AdamW gets those and every
+    0-D/1-D tensor (gains, biases). Frozen tensors go nowhere; tied tensors once.
+
+    Returns up to two groups ``{"params": [(name, tensor), ...], "use_muon": bool}``,
+    empty ones left out.
+    """
+    embedding_params = {
+        id(param)
+        for module in model.modules()
+        if isinstance(module, (nn.Embedding, nn.EmbeddingBag))
+        for param in module.parameters(recurse=False)
+    }
+    muon: list[tuple[str, torch.Tensor]] = []
+    adam: list[tuple[str, torch.Tensor]] = []
+    for name, param in named_trainable(model):
+        if param.dim() >= 2 and id(param) not in embedding_params and not is_adam(name, param):
+            muon.append((name, param))
+        else:
+            adam.append((name, param))
+    groups = [{"params": muon, "use_muon": True}, {"params": adam, "use_muon": False}]
+    return [group for group in groups if group["params"]]
+
+
+class Muon(torch.optim.Optimizer):
+    """Muon for hidden matrices plus AdamW for everything else, in one optimizer.
+
+    Args:
+        params: a module — split with :func:`muon_param_groups` — or parameter groups,
+            each with ``"use_muon": bool`` (tensors or pairs alone count as one Muon group).
+        is_adam: for a module, which ≥2-D parameters are embeddings/head (AdamW).
+            Default :func:`is_embedding_or_head`.
+        lr: Muon learning rate. Default 0.02.
+        momentum: Muon momentum (an exponential average of gradients). Default 0.95.
+        nesterov: use the Nesterov look-ahead ``grad.lerp(buffer, momentum)``. Default True.
+        weight_decay: decoupled weight decay for Muon groups. Default 0.
+        ns_steps: Newton–Schulz iterations. Default 5.
+        adam_lr: learning rate of the AdamW groups. Default 3e-4.
+        adam_betas: AdamW betas. Default (0.9, 0.95).
+        adam_eps: AdamW epsilon. Default 1e-8.
+        adam_weight_decay: AdamW decoupled weight decay. Default 0.
+
+    A Muon update of an ``(m, n)`` matrix is ``orthogonalize(momentum) *
+    sqrt(max(1, m / n))``, applied with ``lr``. Group options can be set per group;
+    every group's ``"lr"`` is what a schedule changes.
+
+    Example::
+
+        opt = Muon(model, lr=0.02, adam_lr=3e-4)     # split decided by role
+        opt = Muon(model, is_adam=lambda name, p: name.startswith("classifier."))
+    """
+
+    def __init__(
+        self,
+        params: Params,
+        *,
+        is_adam: Callable[[str, torch.Tensor], bool] = is_embedding_or_head,
+        lr: float = 0.02,
+        momentum: float = 0.95,
+        nesterov: bool = True,
+        weight_decay: float = 0.0,
+        ns_steps: int = 5,
+        adam_lr: float = 3e-4,
+        adam_betas: tuple[float, float] = (0.9, 0.95),
+        adam_eps: float = 1e-8,
+        adam_weight_decay: float = 0.0,
+    ) -> None:
+        if not 0.0 <= momentum < 1.0:
+            raise ValueError(f"Muon: momentum must be in [0, 1), got {momentum}.")
+        if ns_steps < 1:
+            raise ValueError(f"Muon: ns_steps must be at least 1, got {ns_steps}.")
+        _check_hyperparameters("Muon", lr=lr, betas=(0.0, 0.0), eps=0.0, weight_decay=weight_decay)
+        _check_hyperparameters(
+            "Muon (AdamW groups)", lr=adam_lr, betas=adam_betas, eps=adam_eps, weight_decay=adam_weight_decay
+        )
+        muon_defaults = {
+            "lr": lr, "momentum": momentum, "nesterov": nesterov,
+            "weight_decay": weight_decay, "ns_steps": ns_steps,
+        }  # fmt: skip
+        adam_defaults = {
+            "lr": adam_lr, "betas": adam_betas, "eps": adam_eps, "weight_decay": adam_weight_decay,
+        }  # fmt: skip
+        raw = muon_param_groups(params, is_adam=is_adam) if isinstance(params, nn.Module) else params
+        groups = param_groups(raw, owner="Muon")
+        for index, group in enumerate(groups):
+            use_muon = bool(group.setdefault("use_muon", True))
+            for key, value in (muon_defaults if use_muon else adam_defaults).items():
+                group.setdefault(key, value)
+            if use_muon:
+                for position, entry in enumerate(group["params"]):
+                    name, tensor = entry if isinstance(entry, tuple) else (f"{position}", entry)
+                    if tensor.dim() < 2:
+                        raise ValueError(
+                            f"Muon: parameter '{name}' of group {index} has shape {tuple(tensor.shape)}; "
+                            "Muon orthogonalises matrices only. Put 0-D/1-D tensors in a group with "
+                            "use_muon=False (AdamW), or pass the module and let Muon split it."
+                        )
+        super().__init__(groups, {})
+
+    @overload
+    def step(self, closure: None = None) -> None: ...
+
+    @overload
+    def step(self, closure: Callable[[], float]) -> float: ...
+
+    @torch.no_grad()
+    def step(self, closure: Callable[[], float] | None = None) -> float | None:
+        """Update every parameter that has a gradient; returns ``closure()`` if given."""
+        loss = None
+        if closure is not None:
+            with torch.enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            if group["use_muon"]:
+                self._muon_group(group)
+            else:
+                self._adam_group(group)
+        return loss
+
+    def _muon_group(self, group: dict[str, Any]) -> None:
+        momentum, lr = group["momentum"], group["lr"]
+        for param in group["params"]:
+            if param.grad is None:
+                continue
+            state = self.state[param]
+            if not state:
+                state["momentum_buffer"] = torch.zeros_like(param)
+            buffer = state["momentum_buffer"]
+            buffer.lerp_(param.grad, 1 - momentum)
+            direction = param.grad.lerp(buffer, momentum) if group["nesterov"] else buffer
+            matrix = direction.reshape(direction.size(0), -1)
+            update = orthogonalize(matrix, steps=group["ns_steps"])
+            scale = max(1.0, matrix.size(0) / matrix.size(1)) ** 0.5
+            if group["weight_decay"] != 0:
+                param.mul_(1 - lr * group["weight_decay"])
+            param.add_(update.view_as(param), alpha=-lr * scale)
+
+    def _adam_group(self, group: dict[str, Any]) -> None:
+        beta1, beta2 = group["betas"]
+        for param in group["params"]:
+            if param.grad is None:
+                continue
+            state = self.state[param]
+            if not state:
+                state["step"] = 0
+                state["exp_avg"] = torch.zeros_like(param)
+                state["exp_avg_sq"] = torch.zeros_like(param)
+            state["step"] += 1
+            adamw_update_(
+                param,
+                param.grad,
+                state["exp_avg"],
+                state["exp_avg_sq"],
+                step=state["step"],
+                lr=group["lr"],
+                beta1=beta1,
+                beta2=beta2,
+                eps=group["eps"],
+                weight_decay=group["weight_decay"],
+            )
+
+    def load_state_dict(self, state_dict: Mapping[str, Any]) -> None:
+        """Load :meth:`state_dict` output; raises ValueError saying exactly what does not fit."""
+        check_state_dict(self, state_dict, "Muon")
+        for number, (saved, group) in enumerate(zip(state_dict["param_groups"], self.param_groups)):
+            if saved.get("use_muon") != group["use_muon"]:
+                raise ValueError(
+                    f"Muon.load_state_dict: group {number} is a "
+                    f"{'Muon' if group['use_muon'] else 'AdamW'} group here but was saved as "
+                    f"{'a Muon' if saved.get('use_muon') else 'an AdamW'} group."
+                )
+        super().load_state_dict(dict(state_dict))
