@@ -1,0 +1,26 @@
+"""Shape rules: the output shape of each torch op, computed from its arguments' shapes.
+
+One pure function per op (or family of ops), shared by the mypy plugin and proven
+against LibTorch by property tests (`tests/test_shape_rules_*.py`).  Sizes are
+`tyr._symbolic.Expr` (or None when unknown); see `tyr.shape_rules.core` for what a
+rule promises.
+"""
+
+from tyr.shape_rules.broadcast import broadcast_shapes, broadcast_sizes, broadcasts_to, expand, masked_fill, where
+from tyr.shape_rules.core import Dims, MaybeShape, Shape, ShapeRuleError, Size, SizeArg, Variadic
+
+__all__ = [
+    "Dims",
+    "MaybeShape",
+    "Shape",
+    "ShapeRuleError",
+    "Size",
+    "SizeArg",
+    "Variadic",
+    "broadcast_shapes",
+    "broadcast_sizes",
+    "broadcasts_to",
+    "expand",
+    "masked_fill",
+    "where",
+]

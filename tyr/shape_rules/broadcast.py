@@ -1,0 +1,216 @@
+"""Broadcasting: elementwise binary ops, comparisons, `where`, `masked_fill`, `expand`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tyr._symbolic import Expr
+from tyr.shape_rules.core import (
+    MaybeShape,
+    Shape,
+    ShapeRuleError,
+    Size,
+    SizeArg,
+    Variadic,
+    as_size,
+    const_of,
+    describe_dim,
+    is_one,
+    locate,
+    min_rank,
+    show,
+    show_shape,
+    variadic_index,
+)
+
+
+def broadcast_sizes(a: Size, b: Size) -> tuple[bool, Size]:
+    """Broadcast two sizes: `(True, size)`, or `(False, None)` when they provably clash.
+
+    Equal sizes, or a 1 against anything, broadcast.  An unknown size never clashes: against
+    a constant `c` other than 1 the result is `c`, since the unknown one must be 1 or `c`;
+    against a symbol it is unknown, since the symbol may be 1.
+    """
+    if a is None:
+        return True, (b if _never_one(b) else None)
+    if b is None:
+        return True, (a if _never_one(a) else None)
+    if a == b or is_one(b):
+        return True, a
+    if is_one(a):
+        return True, b
+    return False, None
+
+
+def _never_one(size: Size) -> bool:
+    value = const_of(size)
+    return value is not None and value != 1
+
+
+def _operand_names(count: int, operands: Sequence[str] | None) -> Sequence[str]:
+    if operands is not None:
+        return operands
+    if count == 2:
+        return ("the left operand", "the right operand")
+    return tuple(f"operand {i}" for i in range(count))
+
+
+Labelled = Sequence[tuple[Size, str]]
+"""Sizes each paired with how a message names its dim (`1`, or `-1` past a Variadic)."""
+
+
+def _labelled(shape: Shape, start: int, stop: int) -> Labelled:
+    out: list[tuple[Size, str]] = []
+    for pos in range(start, stop):
+        item = shape[pos]
+        assert not isinstance(item, Variadic)
+        out.append((item, describe_dim(shape, pos)))
+    return out
+
+
+def _broadcast_aligned(parts: Sequence[Labelled], shapes: Sequence[Shape], names: Sequence[str], op: str) -> Shape:
+    """Broadcast Variadic-free runs of dims, aligned at their ends (`shapes` name the operands in messages)."""
+    length = max((len(p) for p in parts), default=0)
+    out: list[Size] = []
+    for i in range(1, length + 1):
+        acc: Size = None
+        acc_from: tuple[int, str] | None = None  # the operand and dim that fixed `acc`
+        for k, part in enumerate(parts):
+            if i > len(part):
+                continue
+            item, label = part[-i]
+            if acc_from is None:
+                acc, acc_from = item, (k, label)
+                continue
+            ok, merged = broadcast_sizes(acc, item)
+            if not ok:
+                k0, label0 = acc_from
+                raise ShapeRuleError(
+                    f"{op}: dimension {label0} of {names[k0]} ({show(acc)}) does not broadcast with "
+                    f"dimension {label} of {names[k]} ({show(item)}); shapes {show_shape(shapes[k0])} "
+                    f"and {show_shape(shapes[k])}"
+                )
+            if acc is None or is_one(acc):
+                acc_from = (k, label)
+            acc = merged
+        out.append(acc)
+    return tuple(reversed(out))
+
+
+def broadcast_shapes(*shapes: MaybeShape, op: str = "broadcast", operands: Sequence[str] | None = None) -> MaybeShape:
+    """The shape torch broadcasts `shapes` to (elementwise `+ - * / ** %`, comparisons, `torch.broadcast_shapes`).
+
+    Shapes are aligned at their last dims; at each position the sizes must be equal or 1,
+    and a missing dim counts as 1.  `Tensor[*Batch, D] + Tensor[D]` is `(*Batch, D)`; two
+    shapes with the same `Variadic` broadcast when their dims after it line up.  Raises
+    `ShapeRuleError` naming both dims when two sizes provably differ and neither is 1.
+    """
+    names = _operand_names(len(shapes), operands)
+    known: list[Shape] = []
+    for s in shapes:
+        if s is None:
+            return None
+        known.append(s)
+    vs = [variadic_index(s) for s in known]
+    if all(v is None for v in vs):
+        return _broadcast_aligned([_labelled(s, 0, len(s)) for s in known], known, names, op)
+    # The positions every operand has fixed (or no) dims at: the dims after the Variadics.
+    tail_len = min(len(s) - v - 1 for s, v in zip(known, vs) if v is not None)
+    tails = [_labelled(s, max(len(s) - tail_len, 0 if v is None else v + 1), len(s)) for s, v in zip(known, vs)]
+    tail = _broadcast_aligned(tails, known, names, op)
+    variadics = {s[v] for s, v in zip(known, vs) if v is not None}
+    if len(variadics) > 1 or any(
+        len(s) > tail_len if v is None else len(s) - v - 1 != tail_len for s, v in zip(known, vs)
+    ):
+        return None  # where the earlier dims line up depends on the Variadics' lengths
+    (var,) = variadics
+    assert isinstance(var, Variadic)
+    with_var = [k for k, v in enumerate(vs) if v is not None]
+    heads = [_labelled(known[k], 0, vs[k] or 0) for k in with_var]
+    head = _broadcast_aligned(heads, [known[k] for k in with_var], [names[k] for k in with_var], op)
+    return (*head, var, *tail)
+
+
+def where(condition: MaybeShape, input: MaybeShape, other: MaybeShape) -> MaybeShape:
+    """`torch.where(condition, input, other)`: the three shapes broadcast together."""
+    return broadcast_shapes(condition, input, other, op="where", operands=("the condition", "input", "other"))
+
+
+def masked_fill(input: MaybeShape, mask: MaybeShape) -> MaybeShape:
+    """`input.masked_fill(mask, value)` (out of place): torch broadcasts `input` and `mask` together.
+
+    (The in-place `masked_fill_` keeps `input`'s shape and needs `mask` to broadcast to it;
+    see `broadcasts_to`.)
+    """
+    return broadcast_shapes(input, mask, op="masked_fill", operands=("input", "the mask"))
+
+
+def broadcasts_to(shape: MaybeShape, target: MaybeShape, op: str = "broadcast_to") -> MaybeShape:
+    """`target`, after checking that `shape` broadcasts to it without growing (in-place ops, `expand_as`)."""
+    out = broadcast_shapes(shape, target, op=op, operands=("the operand", "the target"))
+    if out is None or target is None:
+        return target
+    if variadic_index(target) is None and variadic_index(out) is None and len(out) > len(target):
+        raise ShapeRuleError(
+            f"{op}: shape {show_shape(shape)} has more dimensions than the target {show_shape(target)}"
+        )
+    if variadic_index(out) is None and variadic_index(target) is None:
+        for pos, (o, t) in enumerate(zip(out, target, strict=True)):
+            assert not isinstance(o, Variadic) and not isinstance(t, Variadic)
+            if o is not None and t is not None and o != t:
+                raise ShapeRuleError(
+                    f"{op}: dimension {pos} of the operand ({show(o)}) cannot broadcast to the target's "
+                    f"size {show(t)}; shapes {show_shape(shape)} and {show_shape(target)}"
+                )
+    return target
+
+
+def expand(shape: MaybeShape, sizes: Sequence[SizeArg]) -> MaybeShape:
+    """`x.expand(*sizes)`: each size keeps a dim (-1 or the same size) or grows a dim of size 1.
+
+    `sizes` may be longer than `x.shape`: the extra sizes make new leading dims, which may
+    not be -1.  A size of -1 (the int or a constant expression) copies the input's size.
+    """
+    wanted = [as_size(s) for s in sizes]
+    keep = [w is not None and w.const_value == -1 for w in wanted]
+    for i, w in enumerate(wanted):
+        if w is not None and not keep[i] and (w.const_value or 0) < 0:
+            raise ShapeRuleError(f"expand: size {w} for dimension {i} is negative")
+    if shape is None:
+        return tuple(None if k else w for w, k in zip(wanted, keep))
+    if min_rank(shape) > len(wanted):
+        raise ShapeRuleError(
+            f"expand: {len(wanted)} sizes given for the tensor {show_shape(shape)}, which has more dimensions"
+        )
+    out: list[Size] = []
+    v = variadic_index(shape)
+    for i, (w, k) in enumerate(zip(wanted, keep)):
+        from_end = len(wanted) - i  # 1 for the last size
+        after = len(shape) if v is None else len(shape) - v - 1  # dims known from the end
+        if v is None and from_end > len(shape):
+            if k:
+                raise ShapeRuleError(f"expand: -1 is not allowed for the new leading dimension {i}")
+            out.append(w)
+            continue
+        have: Size = None
+        if from_end <= after:
+            item = shape[len(shape) - from_end]
+            assert not isinstance(item, Variadic)
+            have = item
+        elif k:
+            out.append(None)  # -1 inside the Variadic (or a new dim, which torch rejects)
+            continue
+        if k:
+            out.append(have)
+        elif have is None:
+            out.append(w)  # an unknown size must be 1 or `w`
+        elif w is None:
+            out.append(have if _never_one(have) else None)  # unknown: -1, `have`, or anything if `have` is 1
+        elif have == w or is_one(have):
+            out.append(w)
+        else:
+            raise ShapeRuleError(
+                f"expand: dimension {describe_dim(shape, len(shape) - from_end)} of the tensor has size "
+                f"{show(have)}, which is not 1, and cannot be expanded to {show(w)}; tensor {show_shape(shape)}"
+            )
+    return tuple(out)

@@ -1,0 +1,223 @@
+"""Shapes, sizes and the helpers every shape rule shares.
+
+A size is an `Expr` (`tyr._symbolic`) or `None` when it is not known.  A shape is a
+tuple of sizes that may hold one `Variadic` (a TypeVarTuple such as `*Batch`,
+standing for any number of dims); a shape that is not known at all is `None`.
+
+What a rule promises.  Symbols stand for positive sizes.  A rule's result holds at
+every assignment of the symbols at which torch accepts the inputs, so substituting
+values commutes with the rule; where the result would depend on the values, the
+rule answers `None` (or a `None` size) instead of guessing.  A rule raises
+`ShapeRuleError` only when the inputs are invalid for a generic assignment: sizes
+with different normal forms are different sizes (`B` is not `4`, `D` is not `E`),
+as mypy treats distinct type variables.  An unknown size never causes an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Union
+
+from tyr._symbolic import Expr, FloorDiv, const
+
+Size = Union[Expr, None]
+"""A dimension's size: a normal-form expression, or None when unknown."""
+
+
+@dataclass(frozen=True)
+class Variadic:
+    """A TypeVarTuple in a shape (`*Batch`): any number of dims, each of unknown size."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return f"*{self.name}"
+
+
+Shape = tuple[Union[Expr, None, Variadic], ...]
+"""A tensor shape; `()` is a scalar.  At most one item is a `Variadic`."""
+
+MaybeShape = Union[Shape, None]
+"""A shape, or None when nothing is known about it (not even the number of dims)."""
+
+SizeArg = Union[Expr, int, None]
+"""A size argument as a rule accepts it: an expression, a literal int, or None (unknown)."""
+
+Dims = Union[int, Sequence[int], None]
+"""A `dim` argument: one dim, several, or None for all of them."""
+
+
+class ShapeRuleError(ValueError):
+    """The inputs are provably invalid for the op; the message names the dimension and both sizes."""
+
+
+# -- sizes --------------------------------------------------------------------------------------
+
+
+def as_size(value: SizeArg) -> Size:
+    """An int becomes a constant expression; expressions and None pass through."""
+    if value is None or isinstance(value, Expr):
+        return value
+    return const(value)
+
+
+def show(size: Size | Variadic) -> str:
+    """A size as messages print it: `768`, `B*T`, `?` when unknown, `*Batch`."""
+    return "?" if size is None else str(size)
+
+
+def show_shape(shape: MaybeShape) -> str:
+    if shape is None:
+        return "(unknown shape)"
+    return "(" + ", ".join(show(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def const_of(size: Size) -> int | None:
+    """The integer value of a constant size, else None."""
+    return None if size is None else size.const_value
+
+
+def is_one(size: Size) -> bool:
+    return const_of(size) == 1
+
+
+def lower_bound(expr: Expr) -> int | None:
+    """A lower bound on the value of `expr` when every symbol is at least 1, or None if none is evident."""
+    total = 0
+    for mono, coeff in expr.terms:
+        if not mono:
+            total += coeff
+            continue
+        if coeff < 0:
+            return None
+        bound = 1
+        for atom in mono:
+            atom_bound = 1 if isinstance(atom, str) else _floordiv_lower_bound(atom)
+            if atom_bound is None or atom_bound < 0:
+                return None
+            bound *= atom_bound
+        total += coeff * bound
+    return total
+
+
+def _floordiv_lower_bound(atom: FloorDiv) -> int | None:
+    num, den = lower_bound(atom.num), atom.den.const_value
+    if num is None or num < 0:
+        return None
+    if den is not None:
+        return num // den if den > 0 else None
+    return 0 if (lower_bound(atom.den) or 0) >= 1 else None
+
+
+def provably_at_least(size: Expr, bound: Expr | int) -> bool:
+    """`size >= bound` for every assignment of positive values to the symbols (as far as evident)."""
+    low = lower_bound(size - bound)
+    return low is not None and low >= 0
+
+
+def has_floordiv(expr: Expr) -> bool:
+    return any(isinstance(atom, FloorDiv) for mono, _ in expr.terms for atom in mono)
+
+
+def product(sizes: Sequence[Size]) -> Size:
+    """The product of the sizes, or None when any is unknown."""
+    total = const(1)
+    for size in sizes:
+        if size is None:
+            return None
+        total = total * size
+    return total
+
+
+# -- shapes -------------------------------------------------------------------------------------
+
+
+def variadic_index(shape: Shape) -> int | None:
+    """Where the shape's `Variadic` is, or None when it has none."""
+    for i, item in enumerate(shape):
+        if isinstance(item, Variadic):
+            return i
+    return None
+
+
+def rank(shape: Shape) -> int | None:
+    """The number of dims, or None when a `Variadic` leaves it open."""
+    return None if variadic_index(shape) is not None else len(shape)
+
+
+def min_rank(shape: Shape) -> int:
+    """The fewest dims the shape can have (a `Variadic` may be empty)."""
+    return len(shape) - (variadic_index(shape) is not None)
+
+
+def sizes(shape: Shape) -> tuple[Size, ...]:
+    """The sizes of a shape known to have no `Variadic`."""
+    out: list[Size] = []
+    for item in shape:
+        assert not isinstance(item, Variadic), "sizes() of a shape with a Variadic"
+        out.append(item)
+    return tuple(out)
+
+
+def numel(shape: Shape) -> Size:
+    """The number of elements, or None when a size or the number of dims is unknown."""
+    if variadic_index(shape) is not None:
+        return None
+    return product(sizes(shape))
+
+
+def wrap_dim(dim: int, ndim: int, op: str, *, scalar_as_1d: bool = True) -> int:
+    """A dim index in `[0, ndim)`, counting negative indices from the end, as torch's `maybe_wrap_dim`.
+
+    A 0-d tensor takes dims 0 and -1 where `scalar_as_1d` (most ops); otherwise it has none.
+    """
+    span = max(ndim, 1) if scalar_as_1d else ndim
+    if not -span <= dim < span:
+        if span == 0:
+            raise ShapeRuleError(f"{op}: dimension {dim} given for a 0-d tensor, which has no dimensions")
+        raise ShapeRuleError(
+            f"{op}: dimension {dim} is out of range for a {ndim}-d tensor (expected {-span} to {span - 1})"
+        )
+    return dim + span if dim < 0 else dim
+
+
+def locate(shape: Shape, dim: int, op: str, *, extra: int = 0, scalar_as_1d: bool = True) -> int | None:
+    """The position in `shape` of dim index `dim`, or None when it falls inside or past a `Variadic`.
+
+    `extra` widens the valid range for ops that index a result one dim longer
+    (`unsqueeze`, `stack`): position `len(shape)` is then valid.  Raises when the
+    index is out of range for every length the `Variadic` can take.
+    """
+    v = variadic_index(shape)
+    if v is None:
+        return wrap_dim(dim, len(shape) + extra, op, scalar_as_1d=scalar_as_1d)
+    if dim >= 0:
+        return dim if dim < v else None
+    from_end = -dim  # 1 is the last position
+    suffix = len(shape) + extra - v - 1
+    return len(shape) + extra + dim if from_end <= suffix else None
+
+
+def describe_dim(shape: Shape, pos: int) -> str:
+    """How a message names the dim at tuple position `pos`: its index, from the end past a `Variadic`."""
+    v = variadic_index(shape)
+    if v is not None and pos > v:
+        return str(pos - len(shape))
+    return str(pos)
+
+
+def dims_argument(dim: Dims, op: str) -> tuple[int, ...] | None:
+    """Normalise a `dim` argument to a tuple of ints (None stays None)."""
+    if dim is None:
+        return None
+    if isinstance(dim, int):
+        return (dim,)
+    return tuple(dim)
+
+
+def mismatch(op: str, first: str, pos_a: str, a: Size, second: str, pos_b: str, b: Size) -> ShapeRuleError:
+    """The standard message: which dim of which operand, and both sizes."""
+    return ShapeRuleError(
+        f"{op}: dimension {pos_a} of {first} ({show(a)}) does not match dimension {pos_b} of {second} ({show(b)})"
+    )
