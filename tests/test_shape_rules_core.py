@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 import torch
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from tyr._symbolic import Expr, const, parse, sym
@@ -208,10 +208,15 @@ def check(
     *args: Any,
     values: Values | None = None,
     warns: tuple[str, ...] = (),
+    may_give_up: bool = False,
 ) -> None:
-    """Assert the rule agrees with torch on `args` (see the module docstring)."""
+    """Assert the rule agrees with torch on `args` (see the module docstring).
+
+    `may_give_up`: the rule may answer None (an unknown shape) even for constant shapes,
+    where torch's verdict depends on more than shapes (memory layout, values)."""
     values = dict(values or {})
     real = run_torch(op, lower(args, values), warns)
+    event("torch rejects" if isinstance(real, BaseException) else "torch accepts")
     rule_args = hide_unknowns(args)
     try:
         got: Any = rule(*rule_args)
@@ -220,6 +225,8 @@ def check(
     symbolic = bool(symbols_in(args))
     context = f"\nrule args: {rule_args!r}\nvalues: {values}\ntorch: {real!r}\nrule: {got!r}"
     if not symbolic:
+        if may_give_up and got is None:
+            return
         if isinstance(real, BaseException):
             assert isinstance(got, ShapeRuleError), f"torch rejects the arguments, the rule accepts them{context}"
             assert str(got).strip(), "an empty error message"

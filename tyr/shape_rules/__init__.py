@@ -7,6 +7,7 @@ rule promises.
 """
 
 from tyr.shape_rules.broadcast import broadcast_shapes, broadcast_sizes, broadcasts_to, expand, masked_fill, where
+from tyr.shape_rules.matmul import T, einsum, linear, matmul, mT, outer, permute, t, transpose
 from tyr.shape_rules.core import Dims, MaybeShape, Shape, ShapeRuleError, Size, SizeArg, Variadic
 
 __all__ = [
@@ -23,4 +24,13 @@ __all__ = [
     "expand",
     "masked_fill",
     "where",
+    "T",
+    "einsum",
+    "linear",
+    "matmul",
+    "mT",
+    "outer",
+    "permute",
+    "t",
+    "transpose",
 ]

@@ -1,0 +1,333 @@
+"""Products and dim reorderings: `@`/`matmul`, `F.linear`, `outer`, `einsum`, `.T`, `.mT`, `transpose`, `permute`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tyr.shape_rules.broadcast import broadcast_shapes, broadcast_sizes
+from tyr.shape_rules.core import (
+    MaybeShape,
+    Shape,
+    ShapeRuleError,
+    Size,
+    Variadic,
+    describe_dim,
+    locate,
+    min_rank,
+    mismatch,
+    rank,
+    show,
+    show_shape,
+    sizes,
+    variadic_index,
+    wrap_dim,
+)
+
+
+def _after_variadic(shape: Shape) -> int:
+    """How many dims at the end of `shape` are fixed (all of them when it has no Variadic)."""
+    v = variadic_index(shape)
+    return len(shape) if v is None else len(shape) - v - 1
+
+
+def _size(shape: Shape, pos: int) -> Size:
+    item = shape[pos]
+    assert not isinstance(item, Variadic)
+    return item
+
+
+def _check_contraction(op: str, a: Shape, a_pos: int, b: Shape, b_pos: int, names: tuple[str, str]) -> None:
+    ka, kb = _size(a, a_pos), _size(b, b_pos)
+    if ka is not None and kb is not None and ka != kb:
+        raise mismatch(op, names[0], describe_dim(a, a_pos), ka, names[1], describe_dim(b, b_pos), kb)
+
+
+def matmul(a: MaybeShape, b: MaybeShape, *, op: str = "matmul") -> MaybeShape:
+    """`a @ b` / `torch.matmul(a, b)`.
+
+    * 1-d @ 1-d `(K,) @ (K,)` is a dot product: `()`.
+    * 2-d @ 2-d `(N, K) @ (K, M)` is `(N, M)`; a 1-d left operand `(K,)` acts as `(1, K)` and a
+      1-d right operand `(K,)` as `(K, 1)`, and the added dim is removed from the result.
+    * Dims before the last two are batch dims and broadcast: `(*A, N, K) @ (*B, K, M)` is
+      `(*broadcast(A, B), N, M)`.
+    * The contracted sizes must be equal (no broadcasting); 0-d operands are rejected.
+
+    `Tensor[*Batch, D] @ Tensor[D, E]` is `(*Batch, E)` whether `Batch` is empty or not.
+    """
+    if a is None or b is None:
+        return None
+    names = ("the left operand", "the right operand")
+    for shape, name in zip((a, b), names):
+        if rank(shape) == 0:
+            raise ShapeRuleError(f"{op}: {name} is 0-d; both arguments to matmul need at least 1 dimension")
+    fixed_a, fixed_b = _after_variadic(a), _after_variadic(b)
+    b_vector = rank(b) == 1
+    b_matrix = fixed_b >= 2
+    if not (b_vector or b_matrix) or fixed_a == 0:
+        return None  # where the contracted dims are depends on a Variadic's length
+    b_k = len(b) - (1 if b_vector else 2)
+    _check_contraction(op, a, len(a) - 1, b, b_k, names)
+    tail_b: Shape = () if b_vector else (b[-1],)
+    if rank(a) == 1:
+        # (K,) @ (*B, K, M) is (*B, M); (K,) @ (K,) is ().
+        return (*b[:-2], *tail_b)
+    if fixed_a == 1:
+        # a is (..., *V, K): a matrix whose rows are the Variadic's last dim, or a vector when the
+        # Variadic is empty.  Both give (*V, M) (or (*V,)) exactly when b has no batch dims.
+        if variadic_index(a) == 0 and (b_vector or rank(b) == 2):
+            return (*a[:-1], *tail_b)
+        return None
+    batch = broadcast_shapes(a[:-2], b[:-2], op=f"{op} (batch dimensions)", operands=names)
+    if batch is None:
+        return None
+    return (*batch, a[-2], *tail_b)
+
+
+def linear(input: MaybeShape, weight: MaybeShape, bias: MaybeShape = None, *, has_bias: bool = False) -> MaybeShape:
+    """`F.linear(input, weight, bias)`: `input @ weight.T + bias`.
+
+    `input` is `(*, in_features)`; `weight` is `(out_features, in_features)` (or `(in_features,)`,
+    which drops the last dim); the result is `(*, out_features)`.  A bias of shape `()`,
+    `(1,)` or `(out_features,)` is exact for every input; torch accepts a bias of two or
+    more dims or not depending on the input's memory layout, so the result is then unknown.
+    Pass `has_bias=True` when a bias is given but its shape is unknown.
+    """
+    if input is not None and rank(input) == 0 or weight is not None and rank(weight) == 0:
+        raise ShapeRuleError("linear: the input and the weight need at least 1 dimension each")
+    if weight is not None and min_rank(weight) > 2:
+        raise ShapeRuleError(f"linear: the weight {show_shape(weight)} must have 1 or 2 dimensions")
+    if input is None or weight is None or variadic_index(weight) is not None:
+        return None
+    w = sizes(weight)
+    if _after_variadic(input) >= 1:
+        _check_contraction("linear", input, len(input) - 1, weight, len(w) - 1, ("the input", "the weight"))
+    out = matmul(input, (w[1], w[0]) if len(w) == 2 else w, op="linear")
+    if bias is None:
+        return None if has_bias else out
+    if variadic_index(bias) is not None:
+        return None
+    b = sizes(bias)
+    input_rank = rank(input)
+    if len(w) == 1:
+        if input_rank == 2 or input_rank == 1 and b:
+            raise ShapeRuleError(
+                f"linear: with a 1-d weight torch takes a bias only for an input that is not 2-d, and then "
+                f"only a 0-d one; got input {show_shape(input)} and bias {show_shape(bias)}"
+            )
+        return out if not b and input_rank is not None else None
+    if len(b) >= 2:
+        return None  # torch accepts it or not depending on the input's layout
+    if len(b) == 1 and b[0] is not None and w[0] is not None and b[0] != w[0] and b[0].const_value != 1:
+        raise ShapeRuleError(
+            f"linear: the bias has {show(b[0])} features but the weight has {show(w[0])} outputs"
+        )
+    return out
+
+
+def outer(a: MaybeShape, b: MaybeShape) -> MaybeShape:
+    """`torch.outer(a, b)`: both 1-d, `(N,)` and `(M,)` give `(N, M)`."""
+    for shape, name in ((a, "the first argument"), (b, "the second argument")):
+        if shape is not None and variadic_index(shape) is None and len(shape) != 1:
+            raise ShapeRuleError(f"outer: {name} must be 1-d, not {show_shape(shape)}")
+    if a is None or b is None or variadic_index(a) is not None or variadic_index(b) is not None:
+        return None
+    return (a[0], b[0])
+
+
+# -- reordering dims -----------------------------------------------------------------------------
+
+
+def transpose(shape: MaybeShape, dim0: int, dim1: int) -> MaybeShape:
+    """`x.transpose(dim0, dim1)` / `swapaxes`: the two dims trade places (a 0-d tensor takes 0 and -1)."""
+    if shape is None:
+        return None
+    p0, p1 = locate(shape, dim0, "transpose"), locate(shape, dim1, "transpose")
+    if p0 is None or p1 is None:
+        return None
+    if not shape:
+        return ()
+    out = list(shape)
+    out[p0], out[p1] = shape[p1], shape[p0]
+    return tuple(out)
+
+
+def permute(shape: MaybeShape, dims: Sequence[int]) -> MaybeShape:
+    """`x.permute(*dims)`: dim `i` of the result is dim `dims[i]` of `x`; `dims` names every dim once."""
+    if shape is None:
+        return None
+    if variadic_index(shape) is not None:
+        if len(dims) < min_rank(shape):
+            raise ShapeRuleError(
+                f"permute: {len(dims)} dims given for a tensor with at least {min_rank(shape)}: {show_shape(shape)}"
+            )
+        return None
+    if len(dims) != len(shape):
+        raise ShapeRuleError(
+            f"permute: {len(dims)} dims given for a {len(shape)}-d tensor {show_shape(shape)}; name each dim once"
+        )
+    wrapped = [wrap_dim(d, len(shape), "permute") for d in dims]
+    if len(set(wrapped)) != len(wrapped):
+        raise ShapeRuleError(f"permute: dims {tuple(dims)} name a dim more than once")
+    return tuple(shape[d] for d in wrapped)
+
+
+def T(shape: MaybeShape) -> MaybeShape:
+    """`x.T`: all dims reversed (torch deprecates it, with a warning, for tensors that are not 2-d)."""
+    if shape is None or variadic_index(shape) is not None:
+        return None
+    return tuple(reversed(shape))
+
+
+def t(shape: MaybeShape) -> MaybeShape:
+    """`x.t()`: a 2-d tensor transposed; 0-d and 1-d tensors are returned as they are."""
+    if shape is None:
+        return None
+    if min_rank(shape) > 2:
+        raise ShapeRuleError(f"t: expects a tensor with at most 2 dimensions, not {show_shape(shape)}")
+    if variadic_index(shape) is not None:
+        return None
+    return tuple(reversed(shape))
+
+
+def mT(shape: MaybeShape) -> MaybeShape:
+    """`x.mT`: the last two dims swapped, for tensors of at least 2 dims (batches of matrices).
+
+    A 0-d tensor is returned as it is (torch warns that this is deprecated); 1-d is an error.
+    """
+    if shape is None:
+        return None
+    if rank(shape) == 0:
+        return ()
+    if rank(shape) == 1:
+        raise ShapeRuleError(f"mT: needs a matrix or a batch of matrices, not {show_shape(shape)}")
+    if _after_variadic(shape) < 2:
+        return None
+    return (*shape[:-2], shape[-1], shape[-2])
+
+
+# -- einsum ----------------------------------------------------------------------------------------
+
+
+def _parse_operand(text: str, what: str) -> tuple[list[str], list[str] | None]:
+    """The labels of one operand's subscripts: before and after its ellipsis (None if it has none)."""
+    text = text.replace(" ", "")
+    if text.count("...") > 1 or text.replace("...", "").count("."):
+        raise ShapeRuleError(f"einsum: a '.' in {what} is not part of a single ellipsis '...'")
+    before, sep, after = text.partition("...")
+    for label in before + after:
+        if not (label.isascii() and label.isalpha()):
+            raise ShapeRuleError(f"einsum: subscript {label!r} in {what} is not a letter in [a-zA-Z]")
+    return list(before), (list(after) if sep else None)
+
+
+def einsum(equation: str, shapes: Sequence[MaybeShape]) -> MaybeShape:
+    """`torch.einsum(equation, *operands)` for a literal equation.
+
+    Each operand's subscripts name its dims (an ellipsis `...` stands for the dims it does
+    not name); a label repeated within an operand takes its diagonal (the sizes must be
+    equal); across operands a label's sizes must be equal or 1 (broadcast), and the
+    ellipsis dims broadcast.  Without `->` the output is the ellipsis dims, then the labels
+    used exactly once, in sorted order (upper case first).
+    """
+    inputs_text, arrow, output_text = equation.partition("->")
+    if "->" in output_text or "-" in inputs_text or ">" in inputs_text or "-" in output_text:
+        raise ShapeRuleError(f"einsum: the equation {equation!r} is malformed")
+    operand_texts = inputs_text.split(",")
+    if len(operand_texts) != len(shapes):
+        raise ShapeRuleError(
+            f"einsum: the equation {equation!r} has {len(operand_texts)} operands but {len(shapes)} were given"
+        )
+    parsed = [_parse_operand(t, f"operand {i}") for i, t in enumerate(operand_texts)]
+    label_size: dict[str, Size] = {}
+    label_from: dict[str, str] = {}
+    ellipses: list[MaybeShape] = []
+    unknown = False
+    counts: dict[str, int] = {}
+    for i, ((before, after), shape) in enumerate(zip(parsed, shapes)):
+        for label in before + (after or []):
+            counts[label] = counts.get(label, 0) + 1
+        named = len(before) + len(after or [])
+        if shape is None:
+            unknown = True
+            continue
+        v = variadic_index(shape)
+        if after is None:
+            if v is None and len(shape) != named or v is not None and min_rank(shape) > named:
+                raise ShapeRuleError(
+                    f"einsum: operand {i} {show_shape(shape)} has {len(shape) if v is None else 'more'} dims but "
+                    f"its subscripts {operand_texts[i].strip()!r} name {named} and there is no ellipsis"
+                )
+            if v is not None:
+                unknown = True
+                continue
+            dims: list[tuple[str, int]] = list(zip(before, range(len(shape))))
+        else:
+            if min_rank(shape) < named:
+                raise ShapeRuleError(
+                    f"einsum: operand {i} {show_shape(shape)} has fewer dims than the {named} its subscripts "
+                    f"{operand_texts[i].strip()!r} name"
+                )
+            if v is not None and (v < len(before) or len(shape) - v - 1 < len(after)):
+                unknown = True  # the subscripts reach into the Variadic
+                continue
+            start = len(shape) - len(after)
+            dims = list(zip(before, range(len(before)))) + list(zip(after, range(start, len(shape))))
+            ellipses.append(shape[len(before) : start])
+        seen_here: dict[str, int] = {}
+        for label, pos in dims:
+            size = _item(shape, pos)
+            if label in seen_here:
+                prev = _item(shape, seen_here[label])
+                if size is not None and prev is not None and size != prev:
+                    raise ShapeRuleError(
+                        f"einsum: subscript {label} is repeated in operand {i} but its dims "
+                        f"{describe_dim(shape, seen_here[label])} ({show(prev)}) and {describe_dim(shape, pos)} "
+                        f"({show(size)}) differ"
+                    )
+                continue
+            seen_here[label] = pos
+            where = f"dimension {describe_dim(shape, pos)} of operand {i}"
+            if label not in label_size:
+                label_size[label], label_from[label] = size, where
+                continue
+            ok, merged = broadcast_sizes(label_size[label], size)
+            if not ok:
+                raise ShapeRuleError(
+                    f"einsum: subscript {label} is {show(label_size[label])} at {label_from[label]} but "
+                    f"{show(size)} at {where}"
+                )
+            label_size[label] = merged
+    has_ellipsis = any(after is not None for _, after in parsed)
+    if arrow:
+        out_before, out_after = _parse_operand(output_text, "the output")
+        out_labels = out_before + (out_after or [])
+        for label in out_labels:
+            if out_labels.count(label) > 1:
+                raise ShapeRuleError(f"einsum: output subscript {label} appears more than once")
+            if label not in counts:
+                raise ShapeRuleError(f"einsum: output subscript {label} does not appear in any operand")
+        out_has_ellipsis = out_after is not None
+    else:
+        out_before = sorted(label for label, n in counts.items() if n == 1)
+        out_after, out_has_ellipsis = [], has_ellipsis
+        out_before, out_after = [], out_before
+    ellipsis_shape: MaybeShape = ()
+    if ellipses:
+        ellipsis_shape = broadcast_shapes(*ellipses, op="einsum (ellipsis dimensions)")
+    if unknown:
+        return None
+    if not out_has_ellipsis:
+        return tuple(label_size[label] for label in out_before + (out_after or []))
+    if ellipsis_shape is None:
+        return None
+    return (
+        *(label_size[label] for label in out_before),
+        *ellipsis_shape,
+        *(label_size[label] for label in out_after or []),
+    )
+
+
+def _item(shape: Shape, pos: int) -> Size:
+    item = shape[pos]
+    assert not isinstance(item, Variadic)
+    return item
