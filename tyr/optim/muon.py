@@ -263,8 +263,8 @@ class Muon(torch.optim.Optimizer):
         for number, (saved, group) in enumerate(zip(state_dict["param_groups"], self.param_groups)):
             if saved.get("use_muon") != group["use_muon"]:
                 raise ValueError(
-                    f"Muon.load_state_dict: group {number} is a "
-                    f"{'Muon' if group['use_muon'] else 'AdamW'} group here but was saved as "
+                    f"Muon.load_state_dict: group {number} is "
+                    f"{'a Muon' if group['use_muon'] else 'an AdamW'} group here but was saved as "
                     f"{'a Muon' if saved.get('use_muon') else 'an AdamW'} group."
                 )
         super().load_state_dict(dict(state_dict))
