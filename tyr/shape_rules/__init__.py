@@ -8,6 +8,7 @@ rule promises.
 
 from tyr.shape_rules.broadcast import broadcast_shapes, broadcast_sizes, broadcasts_to, expand, masked_fill, where
 from tyr.shape_rules.matmul import T, einsum, linear, matmul, mT, outer, permute, t, transpose
+from tyr.shape_rules.view import flatten, infer_sizes, repeat, reshape, squeeze, unflatten, unsqueeze, view
 from tyr.shape_rules.core import Dims, MaybeShape, Shape, ShapeRuleError, Size, SizeArg, Variadic
 
 __all__ = [
@@ -33,4 +34,12 @@ __all__ = [
     "permute",
     "t",
     "transpose",
+    "flatten",
+    "infer_sizes",
+    "repeat",
+    "reshape",
+    "squeeze",
+    "unflatten",
+    "unsqueeze",
+    "view",
 ]

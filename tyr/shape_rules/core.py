@@ -193,7 +193,7 @@ def locate(shape: Shape, dim: int, op: str, *, extra: int = 0, scalar_as_1d: boo
     if v is None:
         return wrap_dim(dim, len(shape) + extra, op, scalar_as_1d=scalar_as_1d)
     if dim >= 0:
-        return dim if dim < v else None
+        return dim if dim < v + extra else None
     from_end = -dim  # 1 is the last position
     suffix = len(shape) + extra - v - 1
     return len(shape) + extra + dim if from_end <= suffix else None
