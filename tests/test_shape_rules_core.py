@@ -364,6 +364,12 @@ def draw_case(data: st.DataObject, symbolic: bool) -> tuple[list[Expr], dict[str
     return data.draw(palette(symbolic)), values
 
 
+def dim_of(data: st.DataObject, shape: tuple[object, ...]) -> int:
+    """A dim index for `shape`: mostly in range (either sign), now and then just outside it."""
+    n = len(shape)
+    return data.draw(st.integers(-n, max(n - 1, 0)) if data.draw(st.integers(0, 4)) else st.integers(-n - 2, n + 1))
+
+
 def with_variadic(
     data: st.DataObject, s: tuple[Expr | Variadic | None, ...], values: dict[str, int | tuple[int, ...]],
     name: str = "Batch", at: int | None = None,

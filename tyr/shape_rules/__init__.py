@@ -9,6 +9,7 @@ rule promises.
 from tyr.shape_rules.broadcast import broadcast_shapes, broadcast_sizes, broadcasts_to, expand, masked_fill, where
 from tyr.shape_rules.matmul import T, einsum, linear, matmul, mT, outer, permute, t, transpose
 from tyr.shape_rules.view import flatten, infer_sizes, repeat, reshape, squeeze, unflatten, unsqueeze, view
+from tyr.shape_rules.concat import cat, cat_repeated, chunk, split, stack, stack_repeated, unbind
 from tyr.shape_rules.core import Dims, MaybeShape, Shape, ShapeRuleError, Size, SizeArg, Variadic
 
 __all__ = [
@@ -42,4 +43,11 @@ __all__ = [
     "unflatten",
     "unsqueeze",
     "view",
+    "cat",
+    "cat_repeated",
+    "chunk",
+    "split",
+    "stack",
+    "stack_repeated",
+    "unbind",
 ]

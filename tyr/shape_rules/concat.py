@@ -1,0 +1,295 @@
+"""Joining and splitting: `torch.cat`, `stack`, `split`, `chunk`, `unbind`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tyr._symbolic import Expr, const
+from tyr.shape_rules.core import (
+    MaybeShape,
+    Shape,
+    ShapeRuleError,
+    Size,
+    SizeArg,
+    Variadic,
+    as_size,
+    const_of,
+    describe_dim,
+    has_floordiv,
+    lower_bound,
+    locate,
+    min_rank,
+    rank,
+    show,
+    show_shape,
+    variadic_index,
+)
+
+
+def _skipped(shape: Shape) -> bool | None:
+    """Whether `torch.cat` skips this operand (a legacy rule: 1-d tensors of size 0), None if unknown."""
+    v = variadic_index(shape)
+    if v is None:
+        if len(shape) != 1:
+            return False
+        size = shape[0]
+        assert not isinstance(size, Variadic)
+        return None if size is None else size.const_value == 0
+    if min_rank(shape) > 1:
+        return False
+    fixed = [s for s in shape if not isinstance(s, Variadic)]
+    return False if fixed and fixed[0] is not None and const_of(fixed[0]) != 0 else None
+
+
+def cat(shapes: Sequence[MaybeShape], dim: int = 0) -> MaybeShape:
+    """`torch.cat(tensors, dim)`: sizes along `dim` add up; every other dim must be equal (no broadcasting).
+
+    All operands need the same number of dims, and none may be 0-d.  For backward
+    compatibility torch skips 1-d operands of size 0 (`(0,)`) whatever the others' shapes.
+    """
+    if not shapes:
+        raise ShapeRuleError("cat: expected a non-empty list of tensors")
+    for i, shape in enumerate(shapes):
+        if shape is not None and rank(shape) == 0:
+            raise ShapeRuleError(f"cat: the 0-d tensor at position {i} cannot be concatenated")
+    if any(s is None for s in shapes):
+        return None
+    known = [s for s in shapes if s is not None]
+    skipped = [_skipped(s) for s in known]
+    kept = [i for i, sk in enumerate(skipped) if sk is False]
+    maybe = [i for i, sk in enumerate(skipped) if sk is None]
+    if not kept:
+        if not maybe:
+            return (const(0),)  # torch does not even look at `dim` here
+        if all(rank(known[i]) == 1 for i in maybe):
+            return (None,)  # 1-d operands of unknown sizes: their sum, whichever are skipped
+        return None
+    if maybe:
+        if all(rank(known[i]) == 1 for i in kept + maybe):
+            kept = sorted(kept + maybe)  # 1-d throughout: an operand of size 0 adds nothing
+        elif not all((rank(known[i]) or 0) >= 2 for i in kept):
+            return None
+        # otherwise the 1-d operands of unknown size are valid only if torch skips them
+    first = known[kept[0]]
+    pos = locate(first, dim, "cat", scalar_as_1d=False)
+    if pos is None:
+        return None
+    out: list[Size | Variadic] = list(first)
+    for i in kept[1:]:
+        shape = known[i]
+        if rank(shape) is not None and rank(first) is not None and len(shape) != len(first):
+            raise ShapeRuleError(
+                f"cat: tensors must have the same number of dimensions: {show_shape(first)} at position "
+                f"{kept[0]} and {show_shape(shape)} at position {i}"
+            )
+        if len(shape) != len(first) or variadic_index(shape) != variadic_index(first):
+            return None
+        for j, (a, b) in enumerate(zip(out, shape)):
+            if isinstance(a, Variadic) or isinstance(b, Variadic):
+                if a != b:
+                    return None
+                continue
+            if j == pos:
+                out[j] = None if a is None or b is None else a + b
+            elif a is None:
+                out[j] = b
+            elif b is not None and a != b:
+                raise ShapeRuleError(
+                    f"cat: sizes must match except in dimension {dim}: dimension {describe_dim(first, j)} is "
+                    f"{show(a)} in the tensor at position {kept[0]} but {show(b)} at position {i}"
+                )
+    return tuple(out)
+
+
+def cat_repeated(shape: MaybeShape, count: SizeArg, dim: int = 0) -> MaybeShape:
+    """`torch.cat` of `count` tensors of one shape (a list of unknown length has count None)."""
+    n = as_size(count)
+    if n is not None and n.const_value == 0:
+        raise ShapeRuleError("cat: expected a non-empty list of tensors")
+    if shape is None:
+        return None
+    if rank(shape) == 0:
+        raise ShapeRuleError("cat: a 0-d tensor cannot be concatenated")
+    skipped = _skipped(shape)
+    if skipped is True:
+        return (const(0),)
+    if skipped is None:
+        return (None,) if rank(shape) == 1 else None
+    pos = locate(shape, dim, "cat", scalar_as_1d=False)
+    if pos is None:
+        return None
+    size = shape[pos]
+    assert not isinstance(size, Variadic)
+    return (*shape[:pos], None if size is None or n is None else size * n, *shape[pos + 1 :])
+
+
+def stack(shapes: Sequence[MaybeShape], dim: int = 0) -> MaybeShape:
+    """`torch.stack(tensors, dim)`: equal shapes joined along a new dim of size `len(tensors)`."""
+    if not shapes:
+        raise ShapeRuleError("stack: expected a non-empty list of tensors")
+    out: list[Size | Variadic] | None = None
+    first_at = 0
+    for i, shape in enumerate(shapes):
+        if shape is None:
+            continue
+        if out is None:
+            out, first_at = list(shape), i
+            continue
+        if rank(shape) is not None and rank(tuple(out)) is not None and len(shape) != len(out):
+            raise ShapeRuleError(
+                f"stack: each tensor must have the same shape, but got {show_shape(tuple(out))} at position "
+                f"{first_at} and {show_shape(shape)} at position {i}"
+            )
+        if len(shape) != len(out) or variadic_index(shape) != variadic_index(tuple(out)):
+            return None
+        for j, (a, b) in enumerate(zip(out, shape)):
+            if isinstance(a, Variadic) or isinstance(b, Variadic):
+                if a != b:
+                    return None
+            elif a is None:
+                out[j] = b
+            elif b is not None and a != b:
+                raise ShapeRuleError(
+                    f"stack: each tensor must have the same shape, but dimension {describe_dim(shape, j)} is "
+                    f"{show(a)} at position {first_at} and {show(b)} at position {i}"
+                )
+    if out is None:
+        return None
+    # operands of unknown shape must match the known ones for the stack to be valid
+    return _insert(tuple(out), dim, const(len(shapes)))
+
+
+def stack_repeated(shape: MaybeShape, count: SizeArg, dim: int = 0) -> MaybeShape:
+    """`torch.stack` of `count` tensors of one shape (a list of unknown length has count None)."""
+    n = as_size(count)
+    if n is not None and n.const_value == 0:
+        raise ShapeRuleError("stack: expected a non-empty list of tensors")
+    if shape is None:
+        return None
+    return _insert(shape, dim, n)
+
+
+def _insert(shape: Shape, dim: int, size: Size) -> MaybeShape:
+    pos = locate(shape, dim, "stack", extra=1, scalar_as_1d=False)
+    if pos is None:
+        return None
+    return (*shape[:pos], size, *shape[pos:])
+
+
+# -- splitting ---------------------------------------------------------------------------------------
+
+
+def _split_dim(shape: Shape, dim: int, op: str) -> tuple[int | None, Size]:
+    if rank(shape) == 0:
+        raise ShapeRuleError(f"{op}: expects a tensor with at least 1 dimension, not a 0-d one")
+    pos = locate(shape, dim, op)
+    if pos is None:
+        return None, None
+    size = shape[pos]
+    assert not isinstance(size, Variadic)
+    return pos, size
+
+
+def _pieces(shape: Shape, pos: int, sizes: Sequence[Size]) -> tuple[Shape, ...]:
+    return tuple((*shape[:pos], s, *shape[pos + 1 :]) for s in sizes)
+
+
+def split(
+    shape: MaybeShape, split_size_or_sections: SizeArg | Sequence[SizeArg], dim: int = 0
+) -> tuple[Shape, ...] | None:
+    """`x.split(split_size_or_sections, dim)` / `torch.split`: a tuple of pieces along `dim`.
+
+    With an int `split_size` the pieces have that size except a smaller last one (a size
+    of 0 splits only a dim of size 0, giving one piece).  With a list of sizes, they must be
+    non-negative and add up to the dim's size.  Returns None when the number of pieces
+    depends on symbol values (`split(2)` of a dim of size `B`).
+    """
+    if isinstance(split_size_or_sections, (Expr, int)) or split_size_or_sections is None:
+        return _split_size(shape, as_size(split_size_or_sections), dim)
+    sections = [as_size(s) for s in split_size_or_sections]
+    for s in sections:
+        if (const_of(s) or 0) < 0:
+            raise ShapeRuleError(f"split: section sizes must be non-negative, got {[show(x) for x in sections]}")
+    if shape is None:
+        return None
+    pos, size = _split_dim(shape, dim, "split")
+    total: Size = const(0)
+    for s in sections:
+        total = None if total is None or s is None else total + s
+    if size is not None and total is not None and size != total and not (has_floordiv(size) or has_floordiv(total)):
+        raise ShapeRuleError(
+            f"split: section sizes {[show(x) for x in sections]} add up to {total}, but dimension {dim} "
+            f"of {show_shape(shape)} is {show(size)}"
+        )
+    if pos is None:
+        return None
+    return _pieces(shape, pos, sections)
+
+
+def _split_size(shape: MaybeShape, step: Size, dim: int) -> tuple[Shape, ...] | None:
+    if step is not None and (const_of(step) or 0) < 0:
+        raise ShapeRuleError(f"split: split_size must be non-negative, got {step}")
+    if shape is None:
+        return None
+    pos, size = _split_dim(shape, dim, "split")
+    if step is not None and step.const_value == 0 and size is not None and (lower_bound(size) or 0) >= 1:
+        raise ShapeRuleError(f"split: split_size 0 splits only a dim of size 0, not {show(size)}")
+    if pos is None or size is None or step is None:
+        return None
+    count = _count(size, step)
+    if count is None:
+        return None
+    full = count - 1 if count else 0
+    last = size - step * full
+    return _pieces(shape, pos, [step] * full + [last])
+
+
+def _count(size: Expr, step: Expr) -> int | None:
+    """How many pieces `split(step)` makes of a dim of `size`: max(ceil(size/step), 1)."""
+    n, s = size.const_value, step.const_value
+    if n is not None and s is not None:
+        if s == 0:
+            return 1  # only reached when n == 0
+        return max((n + s - 1) // s, 1)
+    quotient = (size // step).const_value
+    if quotient is not None and (size // step) * step == size:
+        return max(quotient, 1)
+    return None
+
+
+def chunk(shape: MaybeShape, chunks: int, dim: int = 0) -> tuple[Shape, ...] | None:
+    """`x.chunk(chunks, dim)`: `split` by `ceil(size / chunks)`, so there may be fewer than `chunks` pieces.
+
+    A dim of size 0 gives `chunks` empty pieces.  `chunks` must be positive.
+    """
+    if chunks <= 0:
+        raise ShapeRuleError(f"chunk: chunks must be greater than 0, got {chunks}")
+    if shape is None:
+        return None
+    pos, size = _split_dim(shape, dim, "chunk")
+    if pos is None or size is None:
+        return None
+    if size.const_value == 0:
+        return _pieces(shape, pos, [const(0)] * chunks)
+    step = (size + (chunks - 1)) // chunks
+    count = _count(size, step)
+    if count is None:
+        return None
+    return _split_size(shape, step, dim)
+
+
+def unbind(shape: MaybeShape, dim: int = 0) -> tuple[Shape, ...] | None:
+    """`x.unbind(dim)`: one piece per index along `dim`, each without that dim."""
+    if shape is None:
+        return None
+    if rank(shape) == 0:
+        raise ShapeRuleError("unbind: a 0-d tensor has no dimension to unbind")
+    pos = locate(shape, dim, "unbind")
+    if pos is None:
+        return None
+    size = shape[pos]
+    assert not isinstance(size, Variadic)
+    count = const_of(size)
+    if count is None:
+        return None
+    return tuple((*shape[:pos], *shape[pos + 1 :]) for _ in range(count))
