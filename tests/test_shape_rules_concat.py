@@ -93,7 +93,7 @@ def test_repeated_operands(symbolic: bool, data: st.DataObject) -> None:
 @given(data=st.data())
 def test_split(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
-    x = data.draw(shapes_from(sizes, max_rank=3))
+    x = data.draw(shapes_from(sizes, min_rank=data.draw(st.sampled_from([0, 1, 1])), max_rank=3))
     if data.draw(st.booleans()):
         x = with_variadic(data, x, values)
     dim = dim_of(data, x)
