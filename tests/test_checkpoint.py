@@ -251,19 +251,21 @@ while True:
 """
 
 
-def kill_during_save(run_dir: Path) -> tuple[int, list[str]]:
+def kill_during_save(tmp_path: Path) -> tuple[Path, int, list[str]]:
     """Start a process that saves forever; SIGKILL it while a save is half done.
 
-    Returns the step whose save was interrupted and the files its temporary
-    directory held. Retries if the kill lands just after a save completed.
+    Returns the run directory, the step whose save was interrupted and the files
+    its temporary directory held. Retries (in a new run directory) if the kill
+    lands just after a save completed.
     """
-    for _ in range(5):
+    for attempt in range(5):
+        run_dir = tmp_path / f"attempt{attempt}"
         child = subprocess.Popen([sys.executable, "-c", SAVER, str(run_dir)], cwd=REPO)
         try:
             deadline = time.monotonic() + 60
             while time.monotonic() < deadline:
                 complete = list_checkpoints(run_dir)
-                partial = [p for p in run_dir.glob(".tmp-step_*")] if complete else []
+                partial = list(run_dir.glob(".tmp-step_*")) if complete else []
                 if partial:
                     os.kill(child.pid, signal.SIGKILL)
                     break
@@ -275,24 +277,37 @@ def kill_during_save(run_dir: Path) -> tuple[int, list[str]]:
             child.wait()
         step = int(partial[0].name.removeprefix(".tmp-step_"))
         if partial[0].exists() and not (run_dir / f"step_{step:08d}").exists():
-            return step, sorted(p.name for p in partial[0].iterdir())
+            return run_dir, step, sorted(p.name for p in partial[0].iterdir())
     raise AssertionError("five kills in a row landed between saves")
 
 
 @pytest.mark.slow
 def test_kill_during_save_keeps_the_previous_checkpoint(tmp_path: Path) -> None:
-    interrupted, partial_files = kill_during_save(tmp_path)
+    run_dir, interrupted, partial_files = kill_during_save(tmp_path)
     assert "meta.json" not in partial_files  # the save really was unfinished
-    latest = latest_checkpoint(tmp_path)
-    assert latest == tmp_path / f"step_{interrupted - 1:08d}"
+    latest = latest_checkpoint(run_dir)
+    assert latest == run_dir / f"step_{interrupted - 1:08d}"
     model = nn.Linear(2048, 2048)
     checkpoint = load_checkpoint(latest, model=model)
     assert checkpoint.step == checkpoint.extra["step"] == interrupted - 1
     assert torch.equal(model.weight, torch.full((2048, 2048), float(interrupted - 1)))
     # The next save clears the debris and completes.
-    save_checkpoint(tmp_path, step=interrupted, model=model, keep_last=None)
-    assert not list(tmp_path.glob(".tmp-*"))
-    assert latest_checkpoint(tmp_path) == tmp_path / f"step_{interrupted:08d}"
+    save_checkpoint(run_dir, step=interrupted, model=model, keep_last=None)
+    assert not list(run_dir.glob(".tmp-*"))
+    assert latest_checkpoint(run_dir) == run_dir / f"step_{interrupted:08d}"
+
+
+def test_crash_while_replacing_a_step_is_recovered(tmp_path: Path) -> None:
+    model, _ = trained(0)
+    save_checkpoint(tmp_path, step=1, model=model, extra={"version": "original"})
+    # The state a crash leaves between moving the old copy aside and renaming the new one in:
+    os.rename(tmp_path / "step_00000001", tmp_path / ".old-step_00000001")
+    (tmp_path / ".tmp-step_00000001").mkdir()
+    assert latest_checkpoint(tmp_path) is None
+    save_checkpoint(tmp_path, step=2, model=model, keep_last=None)
+    assert [p.name for p in list_checkpoints(tmp_path)] == ["step_00000001", "step_00000002"]
+    assert load_checkpoint(tmp_path / "step_00000001", model=TinyLM()).extra == {"version": "original"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["step_00000001", "step_00000002"]
 
 
 # ---------------------------------------------------------------------------
@@ -387,3 +402,25 @@ def test_distributed_resume_with_sharded_optimizer_is_bit_identical(tmp_path: Pa
     shard0 = safetensors.torch.load_file(str(out / "full_rank0.safetensors"))["optimizer.0.exp_avg"]
     shard1 = safetensors.torch.load_file(str(out / "full_rank1.safetensors"))["optimizer.0.exp_avg"]
     assert not torch.equal(shard0, shard1)  # each rank really saved its own shard
+
+
+def test_torch_and_tyr_optimizers_type_check_as_checkpoint_state(tmp_path: Path) -> None:
+    snippet = tmp_path / "trainer_types.py"
+    snippet.write_text(
+        "import torch\n"
+        "from torch import nn\n"
+        "from tyr.checkpoint import load_checkpoint, save_checkpoint\n"
+        "from tyr.optim import AdamW, Muon, ShardedAdamW\n"
+        "model = nn.Linear(2, 2)\n"
+        "for opt in (torch.optim.AdamW(model.parameters()), AdamW(model), Muon(model), ShardedAdamW(model)):\n"
+        "    path = save_checkpoint('run', step=1, model=model, optimizer=opt)\n"
+        "    load_checkpoint(path, model=model, optimizer=opt)\n"
+        "save_checkpoint('run', step=1, model=model, optimizer=model.state_dict())\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-error-summary", "--config-file", "mypy.ini", str(snippet)],
+        cwd=REPO, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    errors = result.stdout.splitlines()
+    assert len(errors) == 1, result.stdout + result.stderr  # only the state dict passed as an optimizer
+    assert ':9: error: Argument "optimizer" to "save_checkpoint" has incompatible type "dict[str, Any]"' in errors[0]

@@ -511,7 +511,7 @@ def filter(  # noqa: A001
     return result
 
 
-def count(tree: object, *, role: Role | None = None) -> int:  # noqa: F811
+def count(tree: object, *, role: Role | None = None) -> int:
     """Number of scalar elements in the tree's tensors, each tensor object counted once.
 
     Args:
