@@ -10,6 +10,7 @@ from tyr.shape_rules.broadcast import broadcast_shapes, broadcast_sizes, broadca
 from tyr.shape_rules.matmul import T, einsum, linear, matmul, mT, outer, permute, t, transpose
 from tyr.shape_rules.view import flatten, infer_sizes, repeat, reshape, squeeze, unflatten, unsqueeze, view
 from tyr.shape_rules.concat import cat, cat_repeated, chunk, split, stack, stack_repeated, unbind
+from tyr.shape_rules.reduce import along_dim, argmax, max_along, reduce, topk
 from tyr.shape_rules.core import Dims, MaybeShape, Shape, ShapeRuleError, Size, SizeArg, Variadic
 
 __all__ = [
@@ -50,4 +51,9 @@ __all__ = [
     "stack",
     "stack_repeated",
     "unbind",
+    "along_dim",
+    "argmax",
+    "max_along",
+    "reduce",
+    "topk",
 ]

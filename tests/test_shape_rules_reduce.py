@@ -1,0 +1,139 @@
+"""Soundness of the reduction rules against LibTorch (spec §7)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from test_shape_rules_core import check, dim_of, draw_case, shape, shapes_from, tensor, with_variadic
+from tyr._symbolic import const, parse
+from tyr.shape_rules import ShapeRuleError, Variadic, along_dim, argmax, max_along, reduce, topk
+
+SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])
+DOF_WARNING = ("degrees of freedom is <= 0",)
+
+
+def _method(name: str, none_dim: Any = None) -> Callable[[tuple[int, ...], Any, bool], torch.Tensor]:
+    def run(x: tuple[int, ...], dim: Any, keepdim: bool) -> torch.Tensor:
+        t = tensor(x, torch.bool if name in ("any", "all") else torch.float32)
+        out: torch.Tensor = getattr(t, name)(dim=none_dim if dim is None else dim, keepdim=keepdim)
+        return out
+
+    return run
+
+
+# name: (rule keywords, torch call, dim may be a tuple, dim may be None)
+REDUCTIONS: dict[str, tuple[dict[str, Any], Callable[..., torch.Tensor], bool, bool]] = {
+    "sum": ({}, _method("sum"), True, True),
+    "mean": ({}, _method("mean"), True, True),
+    "nansum": ({}, _method("nansum"), True, True),
+    "std": ({}, _method("std"), True, True),
+    "var": ({}, _method("var"), True, True),
+    "norm": ({}, _method("norm"), True, True),
+    "logsumexp": ({}, _method("logsumexp"), True, False),
+    "prod": ({}, _method("prod"), False, False),
+    "any": ({"empty_dim_reduces_all": False}, _method("any"), True, True),
+    "amax": ({"nonempty": True}, _method("amax", ()), True, True),
+    "amin": ({"nonempty": True}, _method("amin", ()), True, True),
+}
+
+
+@SYMBOLIC
+@pytest.mark.parametrize("name", sorted(REDUCTIONS))
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_reductions(symbolic: bool, name: str, data: st.DataObject) -> None:
+    keywords, run, tuples, nones = REDUCTIONS[name]
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes))
+    if data.draw(st.integers(0, 3)) == 0:
+        x = with_variadic(data, x, values)
+    choices = [st.just(dim_of(data, x))]
+    if tuples:
+        choices.append(st.lists(st.integers(-len(x) - 1, len(x)), max_size=3).map(tuple))
+    if nones:
+        choices.append(st.none())
+    dim = data.draw(st.one_of(choices))
+    keepdim = data.draw(st.booleans())
+    check(lambda x, d, k: reduce(x, d, k, op=name, **keywords), run, x, dim, keepdim, values=values,
+          warns=DOF_WARNING)
+
+
+@SYMBOLIC
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_full_reductions(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes))
+    name = data.draw(st.sampled_from(["sum", "mean", "max", "min", "median", "std"]))
+    nonempty = name in ("max", "min")
+    check(lambda x: reduce(x, op=name, nonempty=nonempty), lambda x: getattr(tensor(x), name)(), x,
+          values=values, warns=DOF_WARNING)
+
+
+@SYMBOLIC
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_argmax(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes))
+    dim = data.draw(st.one_of(st.none(), st.just(dim_of(data, x))))
+    keepdim = data.draw(st.booleans())
+    check(argmax, lambda x, d, k: tensor(x).argmax(dim=d, keepdim=k), x, dim, keepdim, values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_max_along_a_dim(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes))
+    name = data.draw(st.sampled_from(["max", "min", "median"]))
+    check(lambda x, d, k: max_along(x, d, k, op=name), lambda x, d, k: tuple(getattr(tensor(x), name)(d, k)),
+          x, dim_of(data, x), data.draw(st.booleans()), values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_along_dim(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes))
+    if data.draw(st.booleans()):
+        x = with_variadic(data, x, values)
+    name = data.draw(st.sampled_from(["softmax", "log_softmax", "cumsum"]))
+    check(lambda x, d: along_dim(x, d, op=name), lambda x, d: getattr(tensor(x), name)(d), x, dim_of(data, x),
+          values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_topk(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes))
+    k = data.draw(st.sampled_from([*sizes, const(-1), const(0)]))
+    check(topk, lambda x, k, d: tuple(tensor(x).topk(k, d)), x, k, dim_of(data, x), values=values)
+
+
+def test_examples() -> None:
+    batch = Variadic("Batch")
+    assert reduce(shape(batch, "D"), -1) == shape(batch)
+    assert reduce(shape(batch, "D"), -1, keepdim=True) == shape(batch, 1)
+    assert reduce(shape(batch, "D"), 0) is None
+    assert reduce(shape(batch, "D")) == ()
+    assert reduce(shape("B", "T", "D"), (0, 1)) == shape("D")
+    assert argmax(shape("B", "V"), -1) == shape("B")
+    assert max_along(shape("B", "V"), 1, keepdim=True) == (shape("B", 1), shape("B", 1))
+    with pytest.raises(ShapeRuleError, match=r"the dims \(0, -2\) name dimension 0 more than once"):
+        reduce(shape("B", "D"), (0, -2))
+    with pytest.raises(ShapeRuleError, match="out of range for a 2-d tensor"):
+        reduce(shape("B", "D"), 2)
+    with pytest.raises(ShapeRuleError, match="size 0"):
+        argmax(shape("B", 0), 1)
+    assert topk(shape("B", "V"), parse("K")) == (shape("B", "K"), shape("B", "K"))

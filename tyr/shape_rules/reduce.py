@@ -1,0 +1,145 @@
+"""Reductions and ops along one dim: `sum`/`mean`/`std`/`var`/`norm`/`amax`/`argmax`/`max(dim)`, `softmax`, `topk`."""
+
+from __future__ import annotations
+
+from tyr._symbolic import const
+from tyr.shape_rules.core import (
+    Dims,
+    MaybeShape,
+    Shape,
+    ShapeRuleError,
+    Size,
+    SizeArg,
+    Variadic,
+    as_size,
+    const_of,
+    describe_dim,
+    dims_argument,
+    locate,
+    numel,
+    show,
+    show_shape,
+    variadic_index,
+)
+
+
+def _reduced_positions(shape: Shape, dims: tuple[int, ...], op: str) -> list[int] | None:
+    """Tuple positions of `dims` (checked for range and repeats), or None where a Variadic hides one."""
+    positions: list[int] = []
+    unknown = False
+    for d in dims:
+        pos = locate(shape, d, op)
+        if pos is None:
+            unknown = True
+        elif pos in positions:
+            raise ShapeRuleError(f"{op}: the dims {dims} name dimension {describe_dim(shape, pos)} more than once")
+        else:
+            positions.append(pos)
+    return None if unknown else positions
+
+
+def _check_nonempty(shape: Shape, positions: list[int], op: str) -> None:
+    for pos in positions:
+        size = shape[pos]
+        assert not isinstance(size, Variadic)
+        if const_of(size) == 0:
+            raise ShapeRuleError(
+                f"{op}: reduces dimension {describe_dim(shape, pos)}, which has size 0 "
+                f"(the result would have no value); tensor {show_shape(shape)}"
+            )
+
+
+def _full(shape: Shape, keepdim: bool, op: str, nonempty: bool) -> MaybeShape:
+    if nonempty and const_of(numel(shape)) == 0:
+        raise ShapeRuleError(f"{op}: reduces all of {show_shape(shape)}, which has no elements; name a dim")
+    if not keepdim:
+        return ()
+    if variadic_index(shape) is not None:
+        return None
+    return tuple(const(1) for _ in shape)
+
+
+def reduce(
+    shape: MaybeShape,
+    dim: Dims = None,
+    keepdim: bool = False,
+    *,
+    op: str = "sum",
+    nonempty: bool = False,
+    empty_dim_reduces_all: bool = True,
+) -> MaybeShape:
+    """A reduction over `dim`: `sum`, `mean`, `nansum`, `prod`, `std`, `var`, `norm`, `logsumexp`,
+    `count_nonzero`, `any`/`all`, and (with `nonempty=True`) `amax`/`amin`, `max()`/`min()`.
+
+    `dim` is one dim, a tuple of dims (each named once), or None for all dims.  The
+    reduced dims are removed, or kept with size 1 when `keepdim`.  A 0-d tensor takes dim
+    0 or -1 and stays 0-d.  `dim=()` reduces every dim (`any`/`all` reduce none:
+    `empty_dim_reduces_all=False`).  `nonempty`: torch rejects reducing a dim of size 0
+    (there is no maximum of nothing), and reducing everything when there are no elements.
+    `Tensor[*Batch, D].sum(-1)` is `(*Batch,)`.
+    """
+    if shape is None:
+        return None
+    dims = dims_argument(dim, op)
+    if dims == () and not empty_dim_reduces_all:
+        return shape
+    if not dims:
+        return _full(shape, keepdim, op, nonempty)
+    positions = _reduced_positions(shape, dims, op)
+    if positions is None:
+        return None
+    if not shape:
+        return ()
+    if nonempty:
+        _check_nonempty(shape, positions, op)
+    if keepdim:
+        return tuple(const(1) if i in positions else s for i, s in enumerate(shape))
+    return tuple(s for i, s in enumerate(shape) if i not in positions)
+
+
+def argmax(shape: MaybeShape, dim: int | None = None, keepdim: bool = False, *, op: str = "argmax") -> MaybeShape:
+    """`x.argmax(dim, keepdim)` / `argmin`: the index of the extreme value along `dim` (of the flattened
+    tensor when `dim` is None, giving `()`, or all ones with `keepdim`).  The dim must not be empty."""
+    return reduce(shape, dim, keepdim, op=op, nonempty=True)
+
+
+def max_along(shape: MaybeShape, dim: int, keepdim: bool = False, *, op: str = "max") -> tuple[Shape, Shape] | None:
+    """`x.max(dim, keepdim)` / `min` / `median(dim)` / `mode(dim)`: `(values, indices)`, both reduced over `dim`.
+
+    The dim must not be empty (torch: "Expected reduction dim to have non-zero size")."""
+    out = reduce(shape, dim, keepdim, op=op, nonempty=op in ("max", "min", "median", "mode", "nanmedian"))
+    return None if out is None else (out, out)
+
+
+def along_dim(shape: MaybeShape, dim: int, *, op: str = "softmax") -> MaybeShape:
+    """Ops that keep the shape and work along one dim: `softmax`, `log_softmax`, `cumsum`, `cumprod`,
+    `argsort`, `sort` (values and indices).  The dim must exist (a 0-d tensor takes 0 and -1)."""
+    if shape is None:
+        return None
+    locate(shape, dim, op)
+    return shape
+
+
+def topk(shape: MaybeShape, k: SizeArg, dim: int = -1, *, op: str = "topk") -> tuple[Shape, Shape] | None:
+    """`x.topk(k, dim)` / `kthvalue`-style selections: `(values, indices)` with dim `dim` of size `k`.
+
+    `k` must be between 0 and the dim's size (a 0-d tensor counts as size 1)."""
+    count = as_size(k)
+    if shape is None:
+        return None
+    pos = locate(shape, dim, op)
+    if pos is None:
+        return None
+    if not shape:
+        size: Size = const(1)
+    else:
+        item = shape[pos]
+        assert not isinstance(item, Variadic)
+        size = item
+    n, c = const_of(size), const_of(count)
+    if c is not None and (c < 0 or n is not None and c > n):
+        raise ShapeRuleError(f"{op}: k ({c}) must be between 0 and the size of dimension {dim} ({show(size)})")
+    if not shape:
+        return ((), ())
+    out = (*shape[:pos], count, *shape[pos + 1 :])
+    return (out, out)
