@@ -11,6 +11,7 @@ from tyr.shape_rules.matmul import T, einsum, linear, matmul, mT, outer, permute
 from tyr.shape_rules.view import flatten, infer_sizes, repeat, reshape, squeeze, unflatten, unsqueeze, view
 from tyr.shape_rules.concat import cat, cat_repeated, chunk, split, stack, stack_repeated, unbind
 from tyr.shape_rules.reduce import along_dim, argmax, max_along, reduce, topk
+from tyr.shape_rules.index import UNKNOWN, Bound, IndexItem, Unknown, index, slice_length
 from tyr.shape_rules.core import Dims, MaybeShape, Shape, ShapeRuleError, Size, SizeArg, Variadic
 
 __all__ = [
@@ -56,4 +57,10 @@ __all__ = [
     "max_along",
     "reduce",
     "topk",
+    "UNKNOWN",
+    "Bound",
+    "IndexItem",
+    "Unknown",
+    "index",
+    "slice_length",
 ]
