@@ -200,6 +200,17 @@ def test_finite_epochs_end_together_and_reset(corpus: Path) -> None:
     assert same(take(ranks[0], 3), take(fresh, 3))
 
 
+def test_a_small_split_is_cut_finer_for_many_ranks(corpus: Path) -> None:
+    """20 validation documents in 3 row groups (8, 8, 4), read by 4 ranks."""
+    ranks = [TokenLoader(corpus, "val", batch_size=1, seq_len=16, world_size=4, rank=r, order="sequential") for r in range(4)]
+    assert [(u.row_group, u.first, u.documents) for u in ranks[0].reader.units] == [
+        (0, 0, 4), (0, 4, 4), (1, 0, 4), (1, 4, 4), (2, 0, 2), (2, 2, 2),
+    ]  # fmt: skip
+    for rank, loader in enumerate(ranks):  # rank r reads unit r first: documents 180 + 4r ... 183 + 4r
+        first = loader.tokenizer.decode(list(rows(next(loader))[0][:10]))  # BOS + "doc NNNNN"
+        assert first.startswith("<|bos|>doc 00") and 180 + 4 * rank <= int(first[-5:]) < 184 + 4 * rank
+
+
 def test_state_from_other_settings_is_refused(corpus: Path) -> None:
     loader = TokenLoader(corpus, batch_size=4, seq_len=16)
     next(loader)
@@ -219,8 +230,8 @@ def test_state_from_other_settings_is_refused(corpus: Path) -> None:
 
 
 def test_settings_that_cannot_work_say_why(corpus: Path) -> None:
-    with pytest.raises(DataError, match=r"Split 'val' has 3 row group\(s\) but .* 4 streams"):
-        TokenLoader(corpus, "val", batch_size=2, seq_len=16, streams=4)
+    with pytest.raises(DataError, match=r"Split 'val' has 20 document\(s\) but .* 25 streams"):
+        TokenLoader(corpus, "val", batch_size=2, seq_len=16, streams=25)
     with pytest.raises(ValueError, match="world_size=4 is larger than streams=2"):
         TokenLoader(corpus, batch_size=2, seq_len=16, streams=2, rank=0, world_size=4)
     loader = TokenLoader(corpus, batch_size=2, seq_len=5000, align="none")

@@ -143,10 +143,10 @@ LENGTH_MISMATCH = (
 
 # --- loader ----------------------------------------------------------------------------
 
-TOO_FEW_ROW_GROUPS = (
-    "Split {split!r} has {units} row group(s) but the loader deals row groups to "
-    "{streams} streams, and every stream needs at least one. Re-run prepare with a smaller "
-    "--row-group-size, or use fewer streams (streams={streams}, world size {world_size})."
+TOO_FEW_DOCUMENTS_FOR_STREAMS = (
+    "Split {split!r} has {documents} document(s) but the loader deals documents to "
+    "{streams} streams, and every stream needs at least one. Use fewer streams (and ranks), "
+    "or prepare the data with a larger --val-fraction."
 )
 TOO_FEW_STREAMS = (
     "world_size={world_size} is larger than streams={streams}: each rank reads whole "

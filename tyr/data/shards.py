@@ -9,6 +9,8 @@ read. Token ids are checked against the vocabulary, and document lengths against
 stored ``num_tokens``. Every problem raises a `ShardError` naming the file.
 
 The unit of reading is a row group (`Unit`): ``row_group_size`` documents of one shard.
+A split with fewer row groups than a loader has streams (a small validation split read
+by several ranks) is cut finer: each row group into equal runs of documents.
 """
 
 from __future__ import annotations
@@ -32,7 +34,9 @@ from tyr.data.errors import (
     TOKEN_OUT_OF_RANGE,
     TOKENIZER_CHANGED,
     WRONG_COLUMN,
+    TOO_FEW_DOCUMENTS_FOR_STREAMS,
     CorruptShardError,
+    DataError,
     MissingShardError,
     SchemaError,
     TokenizerError,
@@ -42,14 +46,23 @@ from tyr.data.manifest import MANIFEST_FILE, Manifest, ShardInfo, load_manifest,
 from tyr.data.tokenizers import IntArray, Tokenizer, load_tokenizer
 
 _PYARROW_ERRORS = (pa.ArrowException, OSError, ValueError)
+MAX_OPEN_FILES = 16
+"""Shards kept open at once by one reader."""
 
 
 @dataclass(frozen=True)
 class Unit:
-    """One row group of a split: the unit that is read, shuffled and dealt to ranks."""
+    """The unit that is read, shuffled and dealt to ranks: a row group, or a run of it.
+
+    Attributes:
+        shard, row_group: where it is stored.
+        first: its first document's index within the row group (0 for a whole group).
+        documents, tokens: how many documents, and tokens (BOS excluded), it holds.
+    """
 
     shard: int
     row_group: int
+    first: int
     documents: int
     tokens: int
 
@@ -76,14 +89,19 @@ class SplitReader:
         verify_checksums: also compare every shard's sha256 with the manifest now
             (reads every byte once; default False: sizes are checked, and page checksums
             are verified as data is read).
+        min_units: cut row groups into runs of documents until there are at least this
+            many units (default 1: one unit per row group).
 
     Raises:
         ManifestError: the folder is not a dataset, or has no such split.
         TokenizerError: the tokenizer file is missing or differs from the manifest's.
         ShardError: a shard is missing, or its size (or checksum) is not the manifest's.
+        DataError: the split has fewer than `min_units` documents.
     """
 
-    def __init__(self, folder: str | Path, split: str = "train", *, verify_checksums: bool = False) -> None:
+    def __init__(
+        self, folder: str | Path, split: str = "train", *, verify_checksums: bool = False, min_units: int = 1
+    ) -> None:
         self.folder = Path(folder)
         self.split = split
         self.manifest: Manifest = load_manifest(self.folder)
@@ -92,12 +110,31 @@ class SplitReader:
         self.tokenizer: Tokenizer = self._load_tokenizer()
         self.paths = [self.folder / shard.file for shard in self.info.shards]
         self._check_files(verify_checksums)
+        self._open: dict[int, pq.ParquetFile] = {}
         self.units = [
-            Unit(shard=i, row_group=j, documents=g.documents, tokens=g.tokens)
+            Unit(shard=i, row_group=j, first=0, documents=g.documents, tokens=g.tokens)
             for i, shard in enumerate(self.info.shards)
             for j, g in enumerate(shard.row_groups)
         ]
-        self._open: dict[int, pq.ParquetFile] = {}
+        if len(self.units) < min_units:
+            self.units = self._cut(min_units)
+
+    def _cut(self, count: int) -> list[Unit]:
+        """Cut every row group into `parts` runs of documents, enough for `count` units."""
+        documents = [u.documents for u in self.units]
+        if sum(documents) < count:
+            raise DataError(TOO_FEW_DOCUMENTS_FOR_STREAMS.format(split=self.split, documents=sum(documents), streams=count))
+        parts = 1
+        while sum(min(parts, d) for d in documents) < count:
+            parts += 1
+        units = []
+        for group in self.units:
+            lengths = self.lengths_of(group)
+            k = min(parts, group.documents)
+            bounds = [group.documents * i // k for i in range(k + 1)]
+            for a, b in zip(bounds[:-1], bounds[1:]):
+                units.append(Unit(group.shard, group.row_group, a, b - a, int(lengths[a:b].sum())))
+        return units
 
     @property
     def column(self) -> str:
@@ -159,6 +196,8 @@ class SplitReader:
         if groups != expected:
             detail = f"row groups of {groups[:8]} documents, manifest says {expected[:8]}"
             raise CorruptShardError(SHARD_LAYOUT.format(path=path, detail=detail), path)
+        if len(self._open) >= MAX_OPEN_FILES:  # close the least recently opened
+            self._open.pop(next(iter(self._open))).close()
         self._open[shard] = f
         return f
 
@@ -170,21 +209,24 @@ class SplitReader:
     def _read(self, unit: Unit, columns: list[str]) -> pa.Table:
         f = self._file(unit.shard)
         try:
-            return f.read_row_group(unit.row_group, columns=columns)
+            table = f.read_row_group(unit.row_group, columns=columns)
         except _PYARROW_ERRORS as error:
             raise self._corrupt(unit.shard, error) from error
+        whole = unit.first == 0 and unit.documents == table.num_rows
+        return table if whole else table.slice(unit.first, unit.documents)
 
     def lengths(self, index: int) -> IntArray:
         """Tokens per document (shape (D,), BOS excluded) of unit `index`, from ``num_tokens``."""
-        unit = self.units[index]
-        table = self._read(unit, ["num_tokens"])
-        return self._lengths(unit, table)
+        return self.lengths_of(self.units[index])
+
+    def lengths_of(self, unit: Unit) -> IntArray:
+        return self._lengths(unit, self._read(unit, ["num_tokens"]))
 
     def _lengths(self, unit: Unit, table: pa.Table) -> IntArray:
         column = table.column("num_tokens")
         lengths: IntArray = column.to_numpy().astype(np.int64)
         if column.null_count or (lengths < 0).any() or int(lengths.sum()) != unit.tokens:
-            detail = f"row group {unit.row_group} holds {int(lengths.sum())} tokens, manifest says {unit.tokens}"
+            detail = f"row group {unit.row_group} holds {int(lengths.sum())} tokens, expected {unit.tokens}"
             path = self.paths[unit.shard]
             raise CorruptShardError(SHARD_LAYOUT.format(path=path, detail=detail), path)
         return lengths
@@ -197,7 +239,7 @@ class SplitReader:
         expected = self._lengths(unit, table)
         data = table.column(column).combine_chunks()
         if data.null_count:
-            row = int(np.flatnonzero(data.is_null().to_numpy(zero_copy_only=False))[0])
+            row = unit.first + int(np.flatnonzero(data.is_null().to_numpy(zero_copy_only=False))[0])
             detail = f"row group {unit.row_group}, document {row} is null"
             raise CorruptShardError(SHARD_LAYOUT.format(path=self.paths[unit.shard], detail=detail), self.paths[unit.shard])
         if column == "tokens":
@@ -213,7 +255,7 @@ class SplitReader:
                 LENGTH_MISMATCH.format(
                     path=self.paths[unit.shard],
                     row_group=unit.row_group,
-                    row=row,
+                    row=unit.first + row,
                     actual=int(lengths[row]),
                     expected=int(expected[row]),
                     hint=hint,
@@ -232,7 +274,7 @@ class SplitReader:
         path = self.paths[unit.shard]
         raise TokenRangeError(
             TOKEN_OUT_OF_RANGE.format(
-                path=path, row_group=unit.row_group, row=row, token=int(ids[first]), vocab_size=vocab
+                path=path, row_group=unit.row_group, row=unit.first + row, token=int(ids[first]), vocab_size=vocab
             ),
             path,
         )
