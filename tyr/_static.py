@@ -1,16 +1,36 @@
-"""What mypy sees for `tyr.Tensor` and `tyr.Dim` (the runtime objects live in `tyr._annotations`).
+"""What mypy sees for `tyr.Tensor` and `tyr.Dim`; the runtime objects live in `tyr._annotations`.
 
-Placeholder until the mypy plugin lands: the plugin and `typed_stubs/` give these their meaning.
+This module is only imported under `TYPE_CHECKING`.  The tyr mypy plugin
+(`tyr.mypy_plugin`) gives these names their meaning:
+
+* `Tensor` is `torch.Tensor`, which tyr's torch stubs (`typed_stubs/torch`) make
+  generic over its shape.  `Tensor[B, 768]` has one type argument per dim: an int
+  literal type (`Literal[768]`), a type variable (`B`), a `DimExpr` for a computed
+  size (`"4*D"`), or `Any` for a size nobody knows.  The bare `Tensor` is
+  `Tensor[*tuple[Any, ...]]`: a tensor of unknown shape.
+* `Dim[D]` is an `int` whose value is the size `D`; `Dim[768]` is `Literal[768]`.
+* `DimExpr[Literal["4*D"], D]` is a computed size: the normal form of the
+  expression (`tyr._symbolic`) followed by the type variables it mentions, in
+  sorted order of their names.  Keeping the variables as type arguments lets
+  mypy substitute them like any other type argument (a generic class's attribute,
+  a type alias); the plugin renormalises what mypy substituted.
 """
 
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, TypeVarTuple, Unpack
 
-import torch
-
-Tensor = torch.Tensor
+from torch import Tensor as Tensor
 
 _N = TypeVar("_N")
+_Template = TypeVar("_Template")
+_Symbols = TypeVarTuple("_Symbols")
 
 
 class Dim(int, Generic[_N]):
     """An int whose value is the type-level size `_N`."""
+
+
+class DimExpr(Generic[_Template, Unpack[_Symbols]]):
+    """A size computed from other sizes: `_Template` is its normal form as a string literal type."""
+
+
+__all__ = ["Dim", "DimExpr", "Tensor"]

@@ -1,0 +1,130 @@
+"""tyr's mypy plugin: tensor shapes checked statically.
+
+Enable it in `mypy.ini` (or `[tool.mypy]`)::
+
+    [mypy]
+    plugins = tyr.mypy_plugin
+    allow_redefinition = True
+
+together with tyr's torch stubs (`typed_stubs/`, shipped as `torch-stubs`), which
+make `torch.Tensor` and the sized `torch.nn` modules generic.  This module only
+dispatches on full names; each concern lives in its own module:
+
+* `_annotations`: `Tensor[...]` and `Dim[...]` in annotations,
+* `_types`: shapes and sizes as mypy types and back,
+* `_calls`: calls to functions, methods and classes whose signatures have shapes,
+* `_tensors`: `torch.Tensor` methods, operators and attributes,
+* `_functions`: `torch.*` and `torch.nn.functional.*`,
+* `_modules`: `torch.nn` modules, `nn.Sequential`, and `module(x)` routed to `forward`,
+* `_dims`: arithmetic on `Dim`s,
+* `_errors`: the error codes and messages.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from functools import partial
+
+from mypy.nodes import MypyFile, TypeInfo
+from mypy.options import Options
+from mypy.plugin import (
+    AnalyzeTypeContext,
+    AttributeContext,
+    FunctionContext,
+    FunctionSigContext,
+    MethodContext,
+    MethodSigContext,
+    Plugin,
+)
+from mypy.types import FunctionLike, Type
+
+from tyr.mypy_plugin import _annotations, _calls, _dims, _names, _tensors
+
+# Callees from these packages never have shaped signatures (torch's are handled by name).
+_NO_SHAPES = frozenset(sys.stdlib_module_names) | {"builtins", "typing_extensions", "mypy", "torch", "numpy", "_typeshed"}
+
+
+_TENSOR_ATTRIBUTES = frozenset({"shape", "T", "mT", "H", "mH", "data", "grad", "ndim"})
+
+
+class TyrPlugin(Plugin):
+    def __init__(self, options: Options) -> None:
+        super().__init__(options)
+        self._infos: dict[str, TypeInfo] = {}
+        self._pending = _calls.PendingCalls()
+        self._tensor_classes: dict[str, bool] = {_names.TENSOR: True, _names.TENSOR_BASE: True}
+
+    def set_modules(self, modules: dict[str, MypyFile]) -> None:
+        super().set_modules(modules)
+        self._infos.clear()
+
+    def lookup_info(self, fullname: str) -> TypeInfo | None:
+        """A class of the current build by full name."""
+        info = self._infos.get(fullname)
+        if info is None:
+            node = self.lookup_fully_qualified(fullname)
+            if node is None or not isinstance(node.node, TypeInfo):
+                return None
+            info = self._infos[fullname] = node.node
+        return info
+
+    # -- annotations ----------------------------------------------------------------------------
+
+    def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
+        if fullname == _names.TENSOR:
+            return partial(_annotations.analyze_tensor, lookup=self.lookup_info)
+        if fullname == _names.DIM:
+            return partial(_annotations.analyze_dim, lookup=self.lookup_info)
+        return None
+
+    # -- calls ----------------------------------------------------------------------------------
+
+    def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
+        if _top_level(fullname) in _NO_SHAPES:
+            return None
+        return partial(_calls.function_signature_hook, pending=self._pending, lookup=self.lookup_info)
+
+    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        if _top_level(fullname) in _NO_SHAPES:
+            return None
+        return partial(_calls.call_hook, pending=self._pending, lookup=self.lookup_info)
+
+    def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
+        if _top_level(fullname) in _NO_SHAPES:
+            return None
+        return partial(_calls.method_signature_hook, pending=self._pending, lookup=self.lookup_info)
+
+    def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        owner, _, method = fullname.rpartition(".")
+        if self._is_tensor_class(owner):
+            if method in _tensors.METHODS:
+                return partial(_tensors.method_hook, method=method, lookup=self.lookup_info)
+            return None
+        if owner in (_names.INT, _names.DIM) and method in _dims.OPERATORS:
+            return partial(_dims.arithmetic_hook, method=method, lookup=self.lookup_info)
+        if _top_level(fullname) in _NO_SHAPES:
+            return None
+        return partial(_calls.call_hook, pending=self._pending, lookup=self.lookup_info)
+
+    def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
+        owner, _, attribute = fullname.rpartition(".")
+        if owner == _names.TENSOR_BASE and attribute in _TENSOR_ATTRIBUTES:
+            return partial(_tensors.attribute_hook, attribute=attribute, lookup=self.lookup_info)
+        return None
+
+    def _is_tensor_class(self, fullname: str) -> bool:
+        known = self._tensor_classes.get(fullname)
+        if known is None:
+            info = self.lookup_info(fullname)
+            known = info is not None and info.has_base(_names.TENSOR_BASE)
+            self._tensor_classes[fullname] = known
+        return known
+
+
+def _top_level(fullname: str) -> str:
+    return fullname.partition(".")[0]
+
+
+def plugin(version: str) -> type[Plugin]:
+    return TyrPlugin

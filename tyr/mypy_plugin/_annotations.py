@@ -1,0 +1,167 @@
+"""Reading `Tensor[...]` and `Dim[...]` annotations (mypy's type-analyze hooks).
+
+mypy's parser leaves the arguments of `Tensor[32, "B*T"]` as raw expressions (an
+int, a string that is not a type); here each becomes a size type (see `_types`):
+`Tensor[32, "B*T"]` is `Tensor[Literal[32], DimExpr[Literal["B*T"], B, T]]`.
+Type variables, `Literal[...]`, `*Batch` / `Unpack[Batch]` and `Any` pass
+through as mypy analyses them.
+"""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+from mypy.nodes import Context
+from mypy.plugin import AnalyzeTypeContext
+from mypy.typeanal import TypeAnalyser
+from mypy.types import (
+    AnyType,
+    Instance,
+    LiteralType,
+    RawExpressionType,
+    TupleType,
+    Type,
+    TypeOfAny,
+    TypeVarTupleType,
+    TypeVarType,
+    UnboundType,
+    UnpackType,
+    get_proper_type,
+)
+
+from tyr._symbolic import Expr, ExprSyntaxError, parse, sym
+from tyr.mypy_plugin import _errors, _names
+from tyr.mypy_plugin._types import UNKNOWN, Lookup, Scope, unknown_rank
+
+
+class _BadDim(Exception):
+    """A dimension that has already been reported."""
+
+
+def analyze_tensor(ctx: AnalyzeTypeContext, lookup: Lookup) -> Type:
+    """`Tensor`, `Tensor[()]`, `Tensor[32, B, "D//4", *Batch]` as a `torch.Tensor` instance."""
+    scope = Scope(lookup)
+    info = scope.info(_names.TENSOR)
+    t = ctx.type
+    if not info.type_vars:
+        # torch's own (non-generic) Tensor: tyr's stubs are not in this build.
+        if t.args:
+            ctx.api.fail(_errors.STUBS_MISSING, ctx.context, code=_errors.ANNOTATION)
+        return Instance(info, [], line=t.line, column=t.column)
+    if not t.args:
+        args: list[Type] = [] if t.empty_tuple_index else [unknown_rank(scope)]
+        return Instance(info, args, line=t.line, column=t.column)
+    args = []
+    variadics = 0
+    try:
+        for arg in t.args:
+            dim = _analyze_dim(arg, ctx, scope, "Tensor")
+            if isinstance(dim, UnpackType):
+                variadics += 1
+            args.append(dim)
+    except _BadDim:
+        return AnyType(TypeOfAny.from_error)
+    if variadics > 1:
+        ctx.api.fail(_errors.TWO_VARIADICS.format(type="Tensor"), ctx.context, code=_errors.ANNOTATION)
+        return AnyType(TypeOfAny.from_error)
+    return Instance(info, args, line=t.line, column=t.column)
+
+
+def analyze_dim(ctx: AnalyzeTypeContext, lookup: Lookup) -> Type:
+    """`Dim[768]` is `Literal[768]`; `Dim[D]`, `Dim["4*D"]` stay `Dim[...]`; a bare `Dim` is `int`."""
+    scope = Scope(lookup)
+    t = ctx.type
+    if not t.args:
+        return scope.instance(_names.INT)
+    if len(t.args) != 1:
+        ctx.api.fail(_errors.DIM_ARGS, ctx.context, code=_errors.ANNOTATION)
+        return AnyType(TypeOfAny.from_error)
+    try:
+        dim = _analyze_dim(t.args[0], ctx, scope, "Dim")
+    except _BadDim:
+        return AnyType(TypeOfAny.from_error)
+    proper = get_proper_type(dim)
+    if isinstance(proper, UnpackType):
+        ctx.api.fail(_errors.DIM_ARGS, ctx.context, code=_errors.ANNOTATION)
+        return AnyType(TypeOfAny.from_error)
+    if isinstance(proper, LiteralType):
+        return proper
+    if isinstance(proper, AnyType):
+        return scope.instance(_names.INT)
+    return scope.instance(_names.DIM, [dim])
+
+
+def _analyze(arg: Type, ctx: AnalyzeTypeContext) -> Type:
+    api = ctx.api
+    if isinstance(api, TypeAnalyser):
+        return api.anal_type(arg, nested=True, allow_unpack=True)
+    return api.analyze_type(arg)
+
+
+def _analyze_dim(arg: Type, ctx: AnalyzeTypeContext, scope: Scope, type_name: str) -> Type:
+    if isinstance(arg, RawExpressionType):
+        return _analyze_raw(arg, ctx, scope, type_name)
+    analyzed = _analyze(arg, ctx)
+    proper = get_proper_type(analyzed)
+    if isinstance(analyzed, UnpackType):
+        inner = get_proper_type(analyzed.type)
+        if isinstance(inner, (TypeVarTupleType, TupleType)) or (
+            isinstance(inner, Instance) and inner.type.fullname == _names.TUPLE
+        ):
+            return analyzed
+    elif isinstance(proper, TypeVarType):
+        return analyzed
+    elif isinstance(proper, LiteralType):
+        if type(proper.value) is int and proper.fallback.type.fullname == _names.INT:
+            if proper.value < 0:
+                _fail(ctx, _errors.NEGATIVE_DIM.format(value=proper.value, type=type_name))
+            return proper
+    elif isinstance(proper, AnyType):
+        return analyzed
+    elif isinstance(proper, Instance):
+        if proper.type.fullname == _names.INT:
+            return UNKNOWN
+        if proper.type.fullname == _names.DIM_EXPR:
+            return analyzed
+    _fail(ctx, _errors.BAD_DIM.format(arg=_describe(arg), type=type_name))
+
+
+def _analyze_raw(arg: RawExpressionType, ctx: AnalyzeTypeContext, scope: Scope, type_name: str) -> Type:
+    value = arg.literal_value
+    if arg.base_type_name == _names.INT and type(value) is int:
+        if value < 0:
+            _fail(ctx, _errors.NEGATIVE_DIM.format(value=value, type=type_name))
+        return scope.int_literal(value)
+    if arg.base_type_name == _names.STR and isinstance(value, str):
+        return scope.size_type(_parse_dim_string(value, ctx, scope, type_name))
+    _fail(ctx, _errors.BAD_DIM.format(arg=_describe(arg), type=type_name))
+
+
+def _parse_dim_string(text: str, ctx: AnalyzeTypeContext, scope: Scope, type_name: str) -> Expr:
+    try:
+        expr = parse(text)
+    except (ExprSyntaxError, ZeroDivisionError) as err:
+        _fail(ctx, _errors.BAD_DIM_STRING.format(text=text, type=type_name, why=err))
+    renames: dict[str, Expr] = {}
+    for name in sorted(expr.symbols):
+        resolved = get_proper_type(_analyze(UnboundType(name, line=ctx.type.line, column=ctx.type.column), ctx))
+        if isinstance(resolved, AnyType):
+            raise _BadDim  # mypy has reported the name
+        if not isinstance(resolved, TypeVarType):
+            _fail(ctx, _errors.DIM_NOT_TYPEVAR.format(name=name, text=text))
+        scoped = scope.name_of(resolved)
+        if scoped != name:
+            renames[name] = sym(scoped)
+    return expr.substitute(renames) if renames else expr
+
+
+def _describe(arg: Type) -> str:
+    if isinstance(arg, RawExpressionType):
+        return repr(arg.literal_value) if arg.literal_value is not None else "expression"
+    return f'"{arg}"'
+
+
+def _fail(ctx: AnalyzeTypeContext, message: str, context: Context | None = None) -> NoReturn:
+    ctx.api.fail(message, context or ctx.context, code=_errors.ANNOTATION)
+    raise _BadDim
+

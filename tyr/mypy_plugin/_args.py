@@ -1,0 +1,332 @@
+"""Reading a call's arguments: shapes of tensors, sizes, int and bool constants, by parameter name.
+
+torch's signatures are overloaded (`view(*size)`, `view(size)`); mypy hands the
+hook the arguments grouped by the formal parameters of the overload that matched,
+so arguments are looked up by parameter name, and a `*size` parameter given one
+tuple reads the tuple's items.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from mypy.nodes import ARG_STAR, ARG_STAR2, ArgKind, Context, Expression, IntExpr, ListExpr, NameExpr, StrExpr, TupleExpr, UnaryExpr
+from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
+from mypy.checker import TypeChecker
+from mypy.types import AnyType, Instance, LiteralType, ProperType, TupleType, Type, UnionType, get_proper_type
+
+from tyr._symbolic import Expr, const
+from tyr.mypy_plugin import _errors, _names
+from tyr.mypy_plugin._types import NotATensor, Scope
+from tyr.shape_rules import MaybeShape, ShapeRuleError, Size
+
+MISSING = object()
+"""An argument that was not given (the rule's default applies)."""
+
+
+@dataclass(frozen=True)
+class Actual:
+    type: Type
+    expr: Expression
+    kind: ArgKind
+
+
+class NotKnown(Exception):
+    """An argument whose value matters but cannot be read statically: the result is unknown."""
+
+
+class Call:
+    """One call being checked: its arguments by parameter name, and how to report and build results."""
+
+    def __init__(self, ctx: FunctionContext | MethodContext, scope: Scope, op: str) -> None:
+        self.ctx = ctx
+        self.scope = scope
+        self.op = op
+        self.api: CheckerPluginInterface = ctx.api
+        self.context: Context = ctx.context
+        self._formals: dict[str, list[Actual]] = {}
+        for index, name in enumerate(ctx.callee_arg_names):
+            if name is None:
+                name = f"#{index}"
+            self._formals[name] = [
+                Actual(t, e, k) for t, e, k in zip(ctx.arg_types[index], ctx.args[index], ctx.arg_kinds[index])
+            ]
+
+    @property
+    def default(self) -> Type:
+        return self.ctx.default_return_type
+
+    # -- arguments ----------------------------------------------------------------------------
+
+    def actuals(self, *names: str) -> list[Actual]:
+        """The arguments given for the first of `names` that the matched signature has."""
+        for name in names:
+            found = self._formals.get(name)
+            if found:
+                return found
+        return []
+
+    def given(self, *names: str) -> bool:
+        return bool(self.actuals(*names))
+
+    def positional(self) -> list[Actual]:
+        """All arguments in the order of the signature's parameters."""
+        return [a for actuals in self._formals.values() for a in actuals]
+
+    # -- values -------------------------------------------------------------------------------
+
+    def type_of(self, expr: Expression) -> Type | None:
+        if isinstance(self.api, TypeChecker):
+            return self.api.lookup_type_or_none(expr)
+        return None
+
+    def int_arg(self, *names: str, default: object = MISSING) -> int | object:
+        """An int constant argument; `default` when not given; raises NotKnown when not a constant."""
+        actuals = self.actuals(*names)
+        if not actuals:
+            return default
+        value = self.int_of(actuals[0])
+        if value is None:
+            raise NotKnown
+        return value
+
+    def bool_arg(self, *names: str, default: bool) -> bool:
+        actuals = self.actuals(*names)
+        if not actuals:
+            return default
+        value = self.bool_of(actuals[0])
+        if value is None:
+            raise NotKnown
+        return value
+
+    def str_arg(self, *names: str) -> str | None:
+        actuals = self.actuals(*names)
+        if not actuals:
+            return None
+        t = get_proper_type(actuals[0].type)
+        if isinstance(t, Instance) and t.last_known_value is not None:
+            t = t.last_known_value
+        if isinstance(t, LiteralType) and isinstance(t.value, str):
+            return t.value
+        if isinstance(actuals[0].expr, StrExpr):
+            return actuals[0].expr.value
+        return None
+
+    def int_of(self, actual: Actual) -> int | None:
+        size = self.size_of(actual)
+        return size.const_value if size is not None else None
+
+    def bool_of(self, actual: Actual) -> bool | None:
+        t = get_proper_type(actual.type)
+        if isinstance(t, Instance) and t.last_known_value is not None:
+            t = t.last_known_value
+        if isinstance(t, LiteralType) and isinstance(t.value, bool):
+            return t.value
+        expr = actual.expr
+        if isinstance(expr, NameExpr) and expr.fullname in ("builtins.True", "builtins.False"):
+            return expr.fullname == "builtins.True"
+        return None
+
+    def size_of(self, actual: Actual) -> Size:
+        """The size an int argument stands for: a literal, a `Dim`; None when unknown."""
+        if actual.kind in (ARG_STAR, ARG_STAR2):
+            return None
+        size = self.scope.size_of(actual.type)
+        if size is not None:
+            return size
+        return _literal_int(actual.expr)
+
+    def sizes_arg(self, *names: str) -> list[Size] | None:
+        """Sizes given as `*size` or as one sequence (`view(2, 3)`, `view((2, 3))`, `zeros(x.shape)`).
+
+        None when their number is unknown (`view(*sizes)` with a list).
+        """
+        actuals = self.actuals(*names)
+        if len(actuals) == 1 and actuals[0].kind not in (ARG_STAR, ARG_STAR2):
+            items = self.sequence_of(actuals[0])
+            if items is not None:
+                return items
+            if self.size_of(actuals[0]) is None and not _is_int_like(actuals[0].type):
+                return None
+        out: list[Size] = []
+        for actual in actuals:
+            if actual.kind == ARG_STAR:
+                items = self.sequence_of(actual)
+                if items is None:
+                    return None
+                out.extend(items)
+            else:
+                out.append(self.size_of(actual))
+        return out
+
+    def sequence_of(self, actual: Actual) -> list[Size] | None:
+        """The sizes in a tuple or list argument (`(2, 3)`, `x.shape`, `[b, t]`); None if not a fixed sequence."""
+        t = get_proper_type(actual.type)
+        if isinstance(t, TupleType):
+            return [self.scope.size_of(item) for item in t.items]
+        expr = actual.expr
+        if isinstance(expr, (TupleExpr, ListExpr)):
+            out: list[Size] = []
+            for item in expr.items:
+                item_type = self.type_of(item)
+                size = self.scope.size_of(item_type) if item_type is not None else None
+                out.append(size if size is not None else _literal_int(item))
+            return out
+        return None
+
+    def ints_arg(self, *names: str) -> list[int] | None:
+        """Int constants given as `*dims` or one sequence (`permute(0, 2, 1)`, `sum(dim=(1, 2))`)."""
+        sizes = self.sizes_arg(*names)
+        if sizes is None:
+            return None
+        out = []
+        for size in sizes:
+            value = size.const_value if size is not None else None
+            if value is None:
+                return None
+            out.append(value)
+        return out
+
+    def dims_arg(self, *names: str, default: object = None) -> int | tuple[int, ...] | None | object:
+        """A `dim` argument: an int, a tuple of ints, None (all dims); `default` when not given."""
+        actuals = self.actuals(*names)
+        if not actuals:
+            return default
+        t = get_proper_type(actuals[0].type)
+        if isinstance(t, Instance) and t.type.fullname == "builtins.NoneType" or _is_none(actuals[0]):
+            return None
+        value = self.int_of(actuals[0])
+        if value is not None:
+            return value
+        items = self.sequence_of(actuals[0])
+        if items is not None and all(i is not None and i.const_value is not None for i in items):
+            return tuple(i.const_value for i in items if i is not None and i.const_value is not None)
+        raise NotKnown
+
+    # -- tensors ------------------------------------------------------------------------------
+
+    def shape_of(self, actual: Actual) -> MaybeShape:
+        """The shape of a tensor argument; a Python scalar is a 0-d tensor; raises NotKnown otherwise."""
+        t = get_proper_type(actual.type)
+        if isinstance(t, UnionType):
+            tensors = [i for i in t.items if _is_tensor(get_proper_type(i))]
+            if len(tensors) == 1 and len(t.items) == 1:
+                t = get_proper_type(tensors[0])
+        try:
+            return self.scope.tensor_shape(t)
+        except NotATensor:
+            pass
+        if _is_scalar(t):
+            return ()
+        raise NotKnown
+
+    def tensor_arg(self, *names: str) -> MaybeShape:
+        actuals = self.actuals(*names)
+        if not actuals:
+            raise NotKnown
+        return self.shape_of(actuals[0])
+
+    def tensor_list_arg(self, *names: str) -> list[MaybeShape] | None:
+        """The shapes in a tuple or list of tensors; None when their number is unknown."""
+        actuals = self.actuals(*names)
+        if len(actuals) != 1:
+            return None
+        actual = actuals[0]
+        t = get_proper_type(actual.type)
+        if isinstance(t, TupleType):
+            return [self.shape_of(Actual(item, actual.expr, actual.kind)) for item in t.items]
+        expr = actual.expr
+        if isinstance(expr, (ListExpr, TupleExpr)) and not any(_is_starred(i) for i in expr.items):
+            shapes = []
+            for item in expr.items:
+                item_type = self.type_of(item)
+                if item_type is None:
+                    return None
+                shapes.append(self.shape_of(Actual(item_type, item, actual.kind)))
+            return shapes
+        return None
+
+    def element_shape(self, *names: str) -> MaybeShape:
+        """The shape of the tensors in a homogeneous sequence argument (`list[Tensor[B, D]]`)."""
+        actuals = self.actuals(*names)
+        if len(actuals) != 1:
+            raise NotKnown
+        t = get_proper_type(actuals[0].type)
+        if isinstance(t, Instance) and len(t.args) == 1:
+            return self.shape_of(Actual(t.args[0], actuals[0].expr, actuals[0].kind))
+        raise NotKnown
+
+    # -- results ------------------------------------------------------------------------------
+
+    def tensor(self, shape: MaybeShape) -> Instance:
+        return self.scope.tensor_type(shape)
+
+    def tensors(self, shapes: Sequence[MaybeShape] | None, fallback: Type | None = None) -> Type:
+        """A tuple of tensors (`split`, `chunk`); the default result when the count is unknown."""
+        if shapes is None:
+            return self.default
+        items: list[Type] = [self.tensor(s) for s in shapes]
+        proper = get_proper_type(fallback) if fallback is not None else None
+        if isinstance(proper, TupleType):
+            return TupleType(items, proper.partial_fallback)
+        return TupleType(items, self.scope.instance(_names.TUPLE, [self.scope.tensor_type(None)]))
+
+    def fail(self, error: ShapeRuleError) -> Type:
+        self.api.fail(str(error), self.context, code=_errors.SHAPE)
+        return self.tensor(None) if _returns_tensor(self.default) else self.default
+
+
+def _literal_int(expr: Expression) -> Size:
+    if isinstance(expr, IntExpr):
+        return const(expr.value)
+    if isinstance(expr, UnaryExpr) and expr.op == "-" and isinstance(expr.expr, IntExpr):
+        return const(-expr.expr.value)
+    return None
+
+
+def _is_none(actual: Actual) -> bool:
+    return isinstance(actual.expr, NameExpr) and actual.expr.fullname == "builtins.None"
+
+
+def _is_starred(expr: Expression) -> bool:
+    from mypy.nodes import StarExpr
+
+    return isinstance(expr, StarExpr)
+
+
+def _is_int_like(t: Type) -> bool:
+    p = get_proper_type(t)
+    return isinstance(p, Instance) and p.type.fullname in (_names.INT, "torch.SymInt") or isinstance(p, LiteralType)
+
+
+def _is_tensor(t: ProperType) -> bool:
+    return isinstance(t, Instance) and (t.type.fullname == _names.TENSOR or t.type.has_base(_names.TENSOR))
+
+
+def _is_scalar(t: ProperType) -> bool:
+    if isinstance(t, LiteralType):
+        return True
+    return isinstance(t, Instance) and t.type.fullname in (
+        _names.INT,
+        _names.BOOL,
+        "builtins.float",
+        "builtins.complex",
+        _names.DIM,
+        "torch.SymInt",
+        "torch.SymFloat",
+        "torch.SymBool",
+    )
+
+
+def _returns_tensor(t: Type) -> bool:
+    p = get_proper_type(t)
+    return isinstance(p, Instance) and p.type.fullname == _names.TENSOR
+
+
+def is_any(t: Type) -> bool:
+    return isinstance(get_proper_type(t), AnyType)
+
+
+def expr_of(sizes: Sequence[Size]) -> list[Expr | None]:
+    return list(sizes)

@@ -1,0 +1,487 @@
+"""Calls whose signatures have shapes: `def linear(x: Tensor[B, M], w: Tensor[N, M]) -> Tensor[B, N]`.
+
+mypy infers a type variable from all of its uses by joining them (768 and 512 join
+to `int`), which would hide exactly the mismatches tyr is for.  So for a callee
+whose parameters have shapes, tyr does the shape part of the call itself:
+
+1. Before mypy checks the call (a signature hook), the parameters' shapes are
+   erased (`Tensor[B, M]` becomes `Tensor`, `Dim[D]` becomes `int`) and the type
+   variables used as sizes are taken out of the signature's type variables, so
+   mypy checks everything else about the call and leaves the sizes alone.
+2. After (a function or method hook), tyr matches each argument's shape against
+   its parameter's, binding the size variables (solving `"2*D"` given 10 for
+   `D = 5`), reports a dimension bound to two different sizes on the line of the
+   call, and substitutes the bindings into the return type.
+
+Unknown sizes never cause an error: they bind nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from mypy.expandtype import expand_type, freshen_function_type_vars
+from mypy.maptype import map_instance_to_supertype
+from mypy.nodes import Context
+from mypy.plugin import CheckerPluginInterface, FunctionContext, FunctionSigContext, MethodContext, MethodSigContext
+from mypy.types import (
+    CallableType,
+    Instance,
+    NoneType,
+    TupleType,
+    Type,
+    TypeVarId,
+    TypeVarLikeType,
+    TypeVarTupleType,
+    TypeVarType,
+    UnionType,
+    get_proper_type,
+)
+
+from tyr._symbolic import Expr, const
+from tyr.mypy_plugin import _errors, _names
+from tyr.mypy_plugin._types import (
+    UNKNOWN,
+    Lookup,
+    NotATensor,
+    Scope,
+    erase_shapes,
+    is_tensor_instance,
+    mentions_shapes,
+    normalise,
+    shape_variables,
+)
+from tyr.shape_rules import MaybeShape, Size, Variadic
+from tyr.shape_rules.core import show_shape
+
+
+class PendingCalls:
+    """The original signatures of calls whose shapes were erased, until their return hook runs."""
+
+    def __init__(self) -> None:
+        self._by_call: dict[tuple[int, tuple[str | None, ...]], CallableType] = {}
+
+    def put(self, context: Context, signature: CallableType) -> None:
+        self._by_call[(id(context), tuple(signature.arg_names))] = signature
+
+    def take(self, context: Context, arg_names: Sequence[str | None]) -> CallableType | None:
+        return self._by_call.pop((id(context), tuple(arg_names)), None)
+
+
+def erase_signature(signature: CallableType, context: Context, pending: PendingCalls, lookup: Lookup) -> CallableType:
+    """The signature mypy should check the call against: shapes erased (the original is kept in `pending`)."""
+    if not any(mentions_shapes(t) for t in signature.arg_types):
+        return signature
+    signature = freshen_function_type_vars(signature)
+    scope = Scope(lookup)
+    sized: set[TypeVarId] = set()
+    for t in signature.arg_types:
+        sized |= shape_variables(t)
+    sized |= shape_variables(signature.ret_type)
+    pending.put(context, signature)
+    return signature.copy_modified(
+        arg_types=[erase_shapes(t, scope) if mentions_shapes(t) else t for t in signature.arg_types],
+        variables=[v for v in signature.variables if v.id not in sized],
+    )
+
+
+def function_signature_hook(ctx: FunctionSigContext, pending: PendingCalls, lookup: Lookup) -> CallableType:
+    return erase_signature(ctx.default_signature, ctx.context, pending, lookup)
+
+
+def method_signature_hook(ctx: MethodSigContext, pending: PendingCalls, lookup: Lookup) -> CallableType:
+    return erase_signature(ctx.default_signature, ctx.context, pending, lookup)
+
+
+def call_hook(ctx: FunctionContext | MethodContext, pending: PendingCalls, lookup: Lookup) -> Type:
+    """The return type of a call to a callee with shapes (or mypy's, normalised, for any other)."""
+    signature = pending.take(ctx.context, ctx.callee_arg_names)
+    if signature is None:
+        if mentions_shapes(ctx.default_return_type):
+            return normalise(ctx.default_return_type, Scope(lookup))
+        return ctx.default_return_type
+    return bind_call(signature, ctx.arg_types, ctx.default_return_type, ctx.api, ctx.context, lookup)
+
+
+def bind_call(
+    signature: CallableType,
+    arg_types: Sequence[Sequence[Type]],
+    return_type: Type,
+    api: CheckerPluginInterface,
+    context: Context,
+    lookup: Lookup,
+    callee: str | None = None,
+) -> Type:
+    """Match the arguments (grouped by formal) against `signature`, report mismatches, return the result type.
+
+    `return_type` is the signature's return type with everything but the size
+    variables already substituted (mypy's inferred return type for the erased call).
+    """
+    scope = Scope(lookup)
+    binder = Binder(scope, signature, callee or callee_name(signature))
+    for index, (param, actuals) in enumerate(zip(signature.arg_types, arg_types)):
+        if not mentions_shapes(param):
+            continue
+        name = signature.arg_names[index]
+        where = f'argument "{name}"' if name else f"argument {index + 1}"
+        for actual in actuals:
+            binder.pair(param, actual, where)
+    binder.solve_deferred()
+    for message in binder.errors:
+        api.fail(message, context, code=_errors.SHAPE)
+    return normalise(expand_type(return_type, binder.environment()), scope)
+
+
+def callee_name(signature: CallableType) -> str:
+    name = signature.name or "function"
+    if " of " in name:  # mypy names methods "forward of Block"
+        method, owner = name.split(" of ", 1)
+        return f"{owner}.{method}"
+    return name
+
+
+# -- binding --------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Deferred:
+    pattern: Expr
+    actual: Expr
+    where: str
+    position: int | None
+
+
+@dataclass
+class Binder:
+    """Binds a callee's size variables from its arguments' shapes."""
+
+    scope: Scope
+    signature: CallableType
+    callee: str
+    errors: list[str] = field(default_factory=list)
+    sizes: dict[str, Expr] = field(default_factory=dict)  # by symbol name
+    bound_by: dict[str, str] = field(default_factory=dict)
+    tuples: dict[str, tuple[Size | Variadic, ...]] = field(default_factory=dict)
+    deferred: list[_Deferred] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.variables: dict[str, TypeVarLikeType] = {}
+        for var in self.signature.variables:
+            self.variables[self.scope.name_of(var)] = var
+
+    # -- pairing parameters with arguments ----------------------------------------------------
+
+    def pair(self, param: Type, actual: Type, where: str) -> None:
+        p = get_proper_type(param)
+        a = get_proper_type(actual)
+        if isinstance(p, Instance):
+            fullname = p.type.fullname
+            if fullname == _names.TENSOR:
+                shape = self._tensor_shape(a)
+                if shape is not _NOT_A_TENSOR:
+                    assert not isinstance(shape, _NotATensor)
+                    self.match_shape(self.scope.shape_of_args(p.args), shape, where)
+                return
+            if fullname == _names.DIM:
+                pattern = self.scope.size_of(p.args[0]) if p.args else None
+                if pattern is not None:
+                    self.match_size(pattern, self.scope.size_of(a), where, None)
+                return
+            if isinstance(a, Instance) and p.args:
+                if a.type.has_base(fullname):
+                    mapped = map_instance_to_supertype(a, p.type)
+                    for p_arg, a_arg in zip(p.args, mapped.args):
+                        if mentions_shapes(p_arg):
+                            self.pair(p_arg, a_arg, where)
+            elif isinstance(a, TupleType) and len(p.args) == 1:
+                for item in a.items:  # a tuple literal passed as a Sequence[Tensor[...]]
+                    self.pair(p.args[0], item, where)
+            return
+        if isinstance(p, UnionType):
+            shaped = [item for item in p.items if mentions_shapes(item)]
+            if len(shaped) != 1:
+                return
+            if isinstance(a, UnionType):
+                others = [item for item in a.items if not isinstance(get_proper_type(item), NoneType)]
+                if len(others) != 1:
+                    return
+                a = get_proper_type(others[0])
+            self.pair(shaped[0], a, where)
+            return
+        if isinstance(p, TupleType):
+            if isinstance(a, TupleType) and len(a.items) == len(p.items):
+                for p_item, a_item in zip(p.items, a.items):
+                    self.pair(p_item, a_item, where)
+
+    def _tensor_shape(self, a: Type) -> MaybeShape | _NotATensor:
+        a = get_proper_type(a)
+        if isinstance(a, UnionType):
+            tensors = [item for item in a.items if is_tensor_instance(get_proper_type(item))]
+            if len(tensors) != 1:
+                return _NOT_A_TENSOR
+            a = tensors[0]
+        try:
+            return self.scope.tensor_shape(a)
+        except NotATensor:
+            return _NOT_A_TENSOR
+
+    # -- shapes -------------------------------------------------------------------------------
+
+    def _is_variable(self, name: str) -> bool:
+        return name in self.variables
+
+    def match_shape(self, pattern: MaybeShape, actual: MaybeShape, where: str) -> None:
+        if pattern is None or actual is None:
+            return
+        pv = _variadic_at(pattern)
+        av = _variadic_at(actual)
+        if pv is None and av is None:
+            if len(pattern) != len(actual):
+                self._rank_error(pattern, actual, where)
+                return
+            for pos, (p, a) in enumerate(zip(pattern, actual)):
+                self._match_item(p, a, where, pos)
+            return
+        if pv is None:
+            assert av is not None
+            before, after = av, len(actual) - av - 1
+            if before + after > len(pattern):
+                self._rank_error(pattern, actual, where)
+                return
+            for pos in range(before):
+                self._match_item(pattern[pos], actual[pos], where, pos)
+            for k in range(1, after + 1):
+                self._match_item(pattern[-k], actual[-k], where, len(pattern) - k)
+            return
+        p_before, p_after = pv, len(pattern) - pv - 1
+        var = pattern[pv]
+        assert isinstance(var, Variadic)
+        if av is None:
+            if p_before + p_after > len(actual):
+                self._rank_error(pattern, actual, where)
+                return
+            middle: tuple[Size | Variadic, ...] | None = actual[p_before : len(actual) - p_after]
+            front, back = p_before, p_after
+        else:
+            a_before, a_after = av, len(actual) - av - 1
+            front, back = min(p_before, a_before), min(p_after, a_after)
+            exact = p_before <= a_before and p_after <= a_after
+            middle = actual[p_before : len(actual) - p_after] if exact else None
+        for pos in range(front):
+            self._match_item(pattern[pos], actual[pos], where, pos)
+        for k in range(1, back + 1):
+            self._match_item(pattern[-k], actual[-k], where, None)
+        if self._is_variable(var.name):
+            self._bind_tuple(var.name, middle, where)
+
+    def _match_item(self, p: Size | Variadic, a: Size | Variadic, where: str, pos: int | None) -> None:
+        if isinstance(p, Variadic) or isinstance(a, Variadic):
+            return
+        if p is not None:
+            self.match_size(p, a, where, pos)
+
+    def _bind_tuple(self, name: str, items: tuple[Size | Variadic, ...] | None, where: str) -> None:
+        if items is None:
+            return
+        previous = self.tuples.get(name)
+        if previous is None:
+            self.tuples[name] = items
+            self.bound_by[name] = where
+            return
+        clash = len(previous) != len(items) and not any(isinstance(i, Variadic) for i in (*previous, *items))
+        if not clash and len(previous) == len(items):
+            clash = any(
+                p is not None and a is not None and not isinstance(p, Variadic) and not isinstance(a, Variadic) and p != a
+                for p, a in zip(previous, items)
+            )
+        if clash:
+            self.errors.append(
+                _errors.BOUND_TWICE.format(
+                    dim="*" + self.scope.display(name),
+                    callee=self.callee,
+                    first=show_shape(previous),
+                    first_where=self.bound_by[name],
+                    second_where=where,
+                    second=show_shape(items),
+                )
+            )
+
+    def _rank_error(self, pattern: MaybeShape, actual: MaybeShape, where: str) -> None:
+        self.errors.append(
+            _errors.RANK_MISMATCH.format(
+                where=where[0].upper() + where[1:],
+                callee=self.callee,
+                actual=show_shape(actual),
+                actual_rank=_rank_text(actual),
+                expected=self._show_pattern(pattern),
+            )
+        )
+
+    def _show_pattern(self, pattern: MaybeShape) -> str:
+        if pattern is None:
+            return "a tensor"
+        return f"{_rank_text(pattern)} dimensions {self._show_shape(pattern)}"
+
+    def _show_shape(self, shape: tuple[Size | Variadic, ...]) -> str:
+        items = []
+        for item in shape:
+            if isinstance(item, Variadic):
+                items.append("*" + self.scope.display(item.name))
+            else:
+                items.append(self._show(item))
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+    def _show(self, size: Size) -> str:
+        if size is None:
+            return "?"
+        renames = {name: self.scope.display(name) for name in size.symbols}
+        if all(k == v for k, v in renames.items()):
+            return str(size)
+        text = str(size)
+        for name, shown in sorted(renames.items(), key=lambda kv: -len(kv[0])):
+            text = text.replace(name, shown)
+        return text
+
+    # -- sizes --------------------------------------------------------------------------------
+
+    def match_size(self, pattern: Expr, actual: Size, where: str, pos: int | None) -> None:
+        own = {s for s in pattern.symbols if self._is_variable(s)}
+        name = pattern.symbol_name
+        if name is not None and name in own:
+            if actual is None:
+                return
+            bound = self.sizes.get(name)
+            if bound is None:
+                self.sizes[name] = actual
+                self.bound_by[name] = where
+            elif bound != actual:
+                self.errors.append(
+                    _errors.BOUND_TWICE.format(
+                        dim=self.scope.display(name),
+                        callee=self.callee,
+                        first=self._show(bound),
+                        first_where=self.bound_by[name],
+                        second_where=where,
+                        second=self._show(actual),
+                    )
+                )
+            return
+        if own:
+            if actual is not None:
+                self.deferred.append(_Deferred(pattern, actual, where, pos))
+            return
+        if actual is not None and pattern != actual:
+            self._size_error(pattern, actual, where, pos)
+
+    def _size_error(self, expected: Expr, actual: Expr, where: str, pos: int | None) -> None:
+        self.errors.append(
+            _errors.SIZE_MISMATCH.format(
+                pos=pos if pos is not None else "",
+                where=where,
+                callee=self.callee,
+                expected=self._show(expected),
+                actual=self._show(actual),
+            ).replace("Dimension  of", "A dimension of")
+        )
+
+    def solve_deferred(self) -> None:
+        progress = True
+        while progress and self.deferred:
+            progress = False
+            remaining: list[_Deferred] = []
+            for item in self.deferred:
+                pattern = item.pattern.substitute({k: v for k, v in self.sizes.items() if k in item.pattern.symbols})
+                unknown = [s for s in pattern.symbols if self._is_variable(s)]
+                if not unknown:
+                    if pattern != item.actual:
+                        self._size_error(pattern, item.actual, item.where, item.position)
+                    progress = True
+                    continue
+                if len(unknown) == 1:
+                    solved = _solve_linear(pattern, unknown[0], item.actual)
+                    if isinstance(solved, Expr):
+                        self.sizes[unknown[0]] = solved
+                        self.bound_by[unknown[0]] = item.where
+                        progress = True
+                        continue
+                    if solved is _NO_SOLUTION:
+                        self._size_error(item.pattern, item.actual, item.where, item.position)
+                        progress = True
+                        continue
+                remaining.append(item)
+            self.deferred = remaining
+
+    # -- results ------------------------------------------------------------------------------
+
+    def environment(self) -> dict[TypeVarId, Type]:
+        """Each size variable of the signature mapped to its binding (`Any` where unbound)."""
+        env: dict[TypeVarId, Type] = {}
+        for name, var in self.variables.items():
+            if isinstance(var, TypeVarType):
+                if name in self.sizes or _is_size_variable(var, self.signature):
+                    env[var.id] = self.scope.size_type(self.sizes.get(name))
+            elif isinstance(var, TypeVarTupleType):
+                if name in self.tuples or _is_size_variable(var, self.signature):
+                    env[var.id] = self._tuple_type(self.tuples.get(name))
+        return env
+
+    def _tuple_type(self, items: tuple[Size | Variadic, ...] | None) -> Type:
+        if items is None:
+            return self.scope.instance(_names.TUPLE, [UNKNOWN])
+        args = self.scope.shape_args(items)
+        return TupleType(args, self.scope.instance(_names.TUPLE, [UNKNOWN]))
+
+
+class _NotATensor:
+    pass
+
+
+_NOT_A_TENSOR = _NotATensor()
+_NO_SOLUTION = object()
+
+
+def _variadic_at(shape: tuple[Size | Variadic, ...]) -> int | None:
+    for i, item in enumerate(shape):
+        if isinstance(item, Variadic):
+            return i
+    return None
+
+
+def _rank_text(shape: MaybeShape) -> str:
+    if shape is None:
+        return "?"
+    v = _variadic_at(shape)
+    return str(len(shape)) if v is None else f"{len(shape) - 1} or more"
+
+
+def _is_size_variable(var: TypeVarLikeType, signature: CallableType) -> bool:
+    return any(var.id in shape_variables(t) for t in (*signature.arg_types, signature.ret_type))
+
+
+def _solve_linear(pattern: Expr, name: str, actual: Expr) -> Expr | object | None:
+    """The value of `name` that makes `pattern == actual`, `_NO_SOLUTION`, or None if it cannot tell.
+
+    Works when `name` occurs only as `c*name` (outside floor divisions): `"2*D"`
+    given 10 gives 5, `"T+1"` given 9 gives 8; given 9, `"2*D"` has no solution.
+    """
+    coefficient = 0
+    rest = const(0)
+    for mono, coeff in pattern.terms:
+        term = Expr(((mono, coeff),))
+        if mono == (name,):
+            coefficient = coeff
+        elif name in term.symbols:
+            return None
+        else:
+            rest = rest + term
+    if coefficient == 0:
+        return None
+    difference = actual - rest
+    quotient = difference // coefficient
+    if quotient * coefficient != difference:
+        return _NO_SOLUTION if difference.const_value is not None else None
+    value = quotient.const_value
+    if value is not None and value < 0:
+        return _NO_SOLUTION
+    return quotient

@@ -1,0 +1,35 @@
+"""tyr's error codes and the messages the plugin reports.
+
+Every shape error carries the `tyr-shape` code, so a project can silence or
+ignore it like any mypy code (`# type: ignore[tyr-shape]`,
+`disable_error_code = tyr-shape`); malformed annotations carry `tyr-annotation`.
+"""
+
+from __future__ import annotations
+
+from mypy.errorcodes import ErrorCode
+
+SHAPE = ErrorCode("tyr-shape", "Tensor shapes or sizes that provably do not fit", "tyr")
+ANNOTATION = ErrorCode("tyr-annotation", "A shape annotation tyr cannot read", "tyr")
+
+# -- annotations ----------------------------------------------------------------------------------
+
+BAD_DIM = 'Invalid dimension {arg} in "{type}": expected an int literal, a TypeVar, a string expression such as "D//4", or *Batch'
+BAD_DIM_STRING = 'Invalid dimension "{text}" in "{type}": {why}'
+DIM_NOT_TYPEVAR = 'Name "{name}" in dimension "{text}" is not a TypeVar in scope'
+NEGATIVE_DIM = 'Invalid dimension {value} in "{type}": sizes are not negative'
+TWO_VARIADICS = 'At most one *TypeVarTuple may appear in "{type}"'
+DIM_ARGS = '"Dim" takes exactly one size: Dim[768], Dim[D] or Dim["4*D"]'
+STUBS_MISSING = (
+    'tyr: torch.Tensor is not generic here, so shapes cannot be checked; make tyr\'s torch stubs visible '
+    "to mypy (add typed_stubs to mypy_path and files with explicit_package_bases, or install tyr)"
+)
+
+# -- calls ----------------------------------------------------------------------------------------
+
+BOUND_TWICE = 'Dimension {dim} of "{callee}": bound to {first} by {first_where}, but {second_where} has {second}'
+SIZE_MISMATCH = 'Dimension {pos} of {where} for "{callee}": expected {expected}, got {actual}'
+RANK_MISMATCH = '{where} for "{callee}" has shape {actual}, which has {actual_rank} dimensions, but {expected} is expected'
+RULE_ERROR = "{message}"
+MODULE_CALL = '{message} (in "{module}")'
+SEQUENTIAL_LAYER = 'layer {index} of nn.Sequential ({module}): {message}'

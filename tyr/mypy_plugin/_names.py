@@ -1,0 +1,17 @@
+"""Fully qualified names the plugin dispatches on."""
+
+TENSOR = "torch._tensor.Tensor"
+TENSOR_BASE = "torch._C.TensorBase"
+SIZE = "torch._C.Size"
+DIM = "tyr._static.Dim"
+DIM_EXPR = "tyr._static.DimExpr"
+MODULE = "torch.nn.modules.module.Module"
+SEQUENTIAL = "torch.nn.modules.container.Sequential"
+MODULE_LIST = "torch.nn.modules.container.ModuleList"
+
+INT = "builtins.int"
+BOOL = "builtins.bool"
+STR = "builtins.str"
+TUPLE = "builtins.tuple"
+LIST = "builtins.list"
+OBJECT = "builtins.object"

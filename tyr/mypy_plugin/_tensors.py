@@ -1,0 +1,516 @@
+"""`torch.Tensor` methods, operators and attributes: each result shape comes from a rule in `tyr.shape_rules`.
+
+A method hook receives the receiver's type (`Tensor[B, T, C]`) and the
+arguments; the handler for the method reads the arguments it needs (`Call`),
+calls the shape rule, and builds the result type.  A rule's `ShapeRuleError`
+becomes a `tyr-shape` error on the line of the call; an argument that cannot be
+read statically (`view(*sizes)` with a list) makes the result the bare `Tensor`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from mypy.plugin import AttributeContext, MethodContext
+from mypy.types import Instance, TupleType, Type, UnionType, get_proper_type
+
+from tyr import shape_rules as rules
+from tyr.mypy_plugin import _names
+from tyr.mypy_plugin._errors import SHAPE
+from tyr.mypy_plugin._args import MISSING, Call, NotKnown
+from tyr.mypy_plugin._types import Lookup, NotATensor, Scope
+from tyr.shape_rules import MaybeShape, ShapeRuleError, Variadic
+from tyr.shape_rules.core import locate
+
+Handler = Callable[[Call, MaybeShape], Type]
+
+
+def method_hook(ctx: MethodContext, method: str, lookup: Lookup) -> Type:
+    """The result of `x.method(...)` for a tensor `x` (the default result when no rule applies)."""
+    handler = METHODS.get(method)
+    if handler is None:
+        return ctx.default_return_type
+    scope = Scope(lookup)
+    try:
+        shape = scope.tensor_shape(ctx.type)
+    except NotATensor:
+        return ctx.default_return_type
+    call = Call(ctx, scope, _op_name(method))
+    try:
+        return handler(call, shape)
+    except NotKnown:
+        return call.default
+    except ShapeRuleError as err:
+        return call.fail(err)
+
+
+def _op_name(method: str) -> str:
+    return _OPERATORS.get(method, method)
+
+
+# -- attributes -----------------------------------------------------------------------------------
+
+
+def attribute_hook(ctx: AttributeContext, attribute: str, lookup: Lookup) -> Type:
+    """`x.shape`, `x.T`, `x.mT`, `x.H`, `x.mH`, `x.data`, `x.grad`, `x.ndim` for a shaped `x`."""
+    scope = Scope(lookup)
+    try:
+        shape = scope.tensor_shape(ctx.type)
+    except NotATensor:
+        return ctx.default_attr_type
+    if shape is None:
+        return ctx.default_attr_type
+    try:
+        if attribute == "shape":
+            return size_tuple(scope, shape, ctx.default_attr_type)
+        if attribute in ("T", "H"):
+            return scope.tensor_type(rules.T(shape))
+        if attribute in ("mT", "mH"):
+            return scope.tensor_type(rules.mT(shape))
+        if attribute == "data":
+            return scope.tensor_type(shape)
+        if attribute == "grad":
+            default = get_proper_type(ctx.default_attr_type)
+            if isinstance(default, UnionType):
+                items = [scope.tensor_type(shape) if _is_tensor_type(i) else i for i in default.items]
+                return UnionType.make_union(items)
+        if attribute == "ndim" and not any(isinstance(s, Variadic) for s in shape):
+            return scope.int_literal(len(shape))
+    except ShapeRuleError as err:
+        ctx.api.fail(str(err), ctx.context, code=SHAPE)
+        return scope.tensor_type(None)
+    return ctx.default_attr_type
+
+
+def _is_tensor_type(t: Type) -> bool:
+    p = get_proper_type(t)
+    return isinstance(p, Instance) and p.type.fullname == _names.TENSOR
+
+
+def size_tuple(scope: Scope, shape: MaybeShape, default: Type) -> Type:
+    """`torch.Size` as a tuple of `Dim`s (`tuple[Dim[B], Literal[768]]`), for `.shape` and `.size()`."""
+    if shape is None or any(isinstance(s, Variadic) for s in shape):
+        return default
+    fallback = get_proper_type(default)
+    if not isinstance(fallback, Instance):
+        fallback = scope.instance(_names.SIZE)
+    return TupleType([scope.dim_value_type(s) for s in shape if not isinstance(s, Variadic)], fallback)
+
+
+# -- handlers -------------------------------------------------------------------------------------
+
+
+def _same(call: Call, shape: MaybeShape) -> Type:
+    if not _returns_tensor(call):
+        return call.default
+    return call.tensor(shape)
+
+
+def _returns_tensor(call: Call) -> bool:
+    return _is_tensor_type(call.default)
+
+
+def _other(call: Call) -> MaybeShape:
+    actuals = call.positional()
+    if not actuals:
+        raise NotKnown
+    return call.shape_of(actuals[0])
+
+
+def _binary(call: Call, shape: MaybeShape) -> Type:
+    if not _returns_tensor(call):
+        return call.default
+    return call.tensor(rules.broadcast_shapes(shape, _other(call), op=call.op))
+
+
+def _reflected(call: Call, shape: MaybeShape) -> Type:
+    if not _returns_tensor(call):
+        return call.default
+    return call.tensor(rules.broadcast_shapes(_other(call), shape, op=call.op))
+
+
+def _in_place(call: Call, shape: MaybeShape) -> Type:
+    if not _returns_tensor(call):
+        return call.default
+    rules.broadcasts_to(_other(call), shape, op=call.op)
+    return call.tensor(shape)
+
+
+def _matmul(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(rules.matmul(shape, _other(call), op=call.op))
+
+
+def _rmatmul(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(rules.matmul(_other(call), shape, op=call.op))
+
+
+def _view(call: Call, shape: MaybeShape) -> Type:
+    if call.given("dtype"):
+        return call.default
+    sizes = call.sizes_arg("size", "shape")
+    if sizes is None:
+        raise NotKnown
+    return call.tensor(rules.view(shape, sizes) if call.op == "view" else rules.reshape(shape, sizes))
+
+
+def _as_other(rule: Callable[[MaybeShape, list[rules.Size]], MaybeShape]) -> Handler:
+    def handler(call: Call, shape: MaybeShape) -> Type:
+        other = _other(call)
+        if other is None or any(isinstance(s, Variadic) for s in other):
+            raise NotKnown
+        return call.tensor(rule(shape, [s for s in other if not isinstance(s, Variadic)]))
+
+    return handler
+
+
+def _flatten(call: Call, shape: MaybeShape) -> Type:
+    start = call.int_arg("start_dim", default=0)
+    end = call.int_arg("end_dim", default=-1)
+    assert isinstance(start, int) and isinstance(end, int)
+    return call.tensor(rules.flatten(shape, start, end))
+
+
+def _unflatten(call: Call, shape: MaybeShape) -> Type:
+    dim = call.int_arg("dim")
+    sizes = call.sizes_arg("sizes")
+    if not isinstance(dim, int) or sizes is None:
+        raise NotKnown
+    return call.tensor(rules.unflatten(shape, dim, sizes))
+
+
+def _transpose(call: Call, shape: MaybeShape) -> Type:
+    dim0 = call.int_arg("dim0", "axis0")
+    dim1 = call.int_arg("dim1", "axis1")
+    if not isinstance(dim0, int) or not isinstance(dim1, int):
+        raise NotKnown
+    return call.tensor(rules.transpose(shape, dim0, dim1))
+
+
+def _permute(call: Call, shape: MaybeShape) -> Type:
+    dims = call.ints_arg("dims")
+    if dims is None:
+        raise NotKnown
+    return call.tensor(rules.permute(shape, dims))
+
+
+def _t(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(rules.t(shape))
+
+
+def _squeeze(call: Call, shape: MaybeShape) -> Type:
+    dim = call.dims_arg("dim")
+    return call.tensor(rules.squeeze(shape, dim))  # type: ignore[arg-type]
+
+
+def _unsqueeze(call: Call, shape: MaybeShape) -> Type:
+    dim = call.int_arg("dim")
+    if not isinstance(dim, int):
+        raise NotKnown
+    return call.tensor(rules.unsqueeze(shape, dim))
+
+
+def _expand(call: Call, shape: MaybeShape) -> Type:
+    sizes = call.sizes_arg("size", "sizes")
+    if sizes is None:
+        raise NotKnown
+    return call.tensor(rules.expand(shape, sizes))
+
+
+def _expand_as(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(rules.broadcasts_to(shape, _other(call), op="expand_as"))
+
+
+def _repeat(call: Call, shape: MaybeShape) -> Type:
+    sizes = call.sizes_arg("repeats", "sizes")
+    if sizes is None:
+        raise NotKnown
+    return call.tensor(rules.repeat(shape, sizes))
+
+
+def _reduction(nonempty: bool = False, all_by_default: bool = True) -> Handler:
+    def handler(call: Call, shape: MaybeShape) -> Type:
+        if not _returns_tensor(call):
+            return call.default
+        dim = call.dims_arg("dim", "axis", default=None)
+        keepdim = call.bool_arg("keepdim", default=False)
+        return call.tensor(rules.reduce(shape, dim, keepdim, op=call.op, nonempty=nonempty))  # type: ignore[arg-type]
+
+    return handler
+
+
+def _max_min(call: Call, shape: MaybeShape) -> Type:
+    if call.given("other"):
+        return _binary(call, shape)
+    if call.given("dim"):
+        dim = call.int_arg("dim")
+        if not isinstance(dim, int):
+            raise NotKnown
+        keepdim = call.bool_arg("keepdim", default=False)
+        pair = rules.max_along(shape, dim, keepdim, op=call.op)
+        return call.tensors(pair, call.default)
+    if not _returns_tensor(call):
+        return call.default
+    return call.tensor(rules.reduce(shape, None, False, op=call.op, nonempty=True))
+
+
+def _argmax(call: Call, shape: MaybeShape) -> Type:
+    dim = call.int_arg("dim", default=None)
+    keepdim = call.bool_arg("keepdim", default=False)
+    return call.tensor(rules.argmax(shape, dim, keepdim, op=call.op))  # type: ignore[arg-type]
+
+
+def _along(call: Call, shape: MaybeShape) -> Type:
+    dim = call.int_arg("dim", default=-1 if call.op in ("sort", "argsort") else MISSING)
+    if not isinstance(dim, int):
+        raise NotKnown
+    out = rules.along_dim(shape, dim, op=call.op)
+    if _returns_tensor(call):
+        return call.tensor(out)
+    return call.tensors((out, out), call.default)
+
+
+def _split(call: Call, shape: MaybeShape) -> Type:
+    dim = call.int_arg("dim", default=0)
+    assert isinstance(dim, int)
+    actuals = call.actuals("split_size", "split_size_or_sections", "split_sizes")
+    if not actuals:
+        raise NotKnown
+    sections = call.sequence_of(actuals[0])
+    pieces = rules.split(shape, sections if sections is not None else call.size_of(actuals[0]), dim)
+    return call.tensors(pieces)
+
+
+def _chunk(call: Call, shape: MaybeShape) -> Type:
+    chunks = call.int_arg("chunks")
+    dim = call.int_arg("dim", default=0)
+    if not isinstance(chunks, int) or not isinstance(dim, int):
+        raise NotKnown
+    return call.tensors(rules.chunk(shape, chunks, dim))
+
+
+def _unbind(call: Call, shape: MaybeShape) -> Type:
+    dim = call.int_arg("dim", default=0)
+    assert isinstance(dim, int)
+    return call.tensors(rules.unbind(shape, dim))
+
+
+def _topk(call: Call, shape: MaybeShape) -> Type:
+    actuals = call.actuals("k")
+    if not actuals:
+        raise NotKnown
+    dim = call.int_arg("dim", default=-1)
+    assert isinstance(dim, int)
+    return call.tensors(rules.topk(shape, call.size_of(actuals[0]), dim, op=call.op), call.default)
+
+
+def _masked_fill(call: Call, shape: MaybeShape) -> Type:
+    mask = call.tensor_arg("mask")
+    if call.op.endswith("_"):
+        rules.broadcasts_to(mask, shape, op=call.op)
+        return call.tensor(shape)
+    return call.tensor(rules.masked_fill(shape, mask))
+
+
+def _where(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(rules.where(call.tensor_arg("condition"), shape, call.tensor_arg("other", "y")))
+
+
+def _outer(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(rules.outer(shape, _other(call)))
+
+
+def _size(call: Call, shape: MaybeShape) -> Type:
+    if shape is None:
+        return call.default
+    if not call.given("dim"):
+        return size_tuple(call.scope, shape, call.default)
+    dim = call.int_arg("dim")
+    if not isinstance(dim, int):
+        raise NotKnown
+    pos = locate(shape, dim, "size", scalar_as_1d=False)
+    if pos is None:
+        return call.default
+    if not shape:
+        return call.default
+    item = shape[pos]
+    assert not isinstance(item, Variadic)
+    return call.scope.dim_value_type(item)
+
+
+def _new_sized(call: Call, shape: MaybeShape) -> Type:
+    sizes = call.sizes_arg("size")
+    if sizes is None:
+        raise NotKnown
+    return call.tensor(tuple(sizes))
+
+
+def _iter(call: Call, shape: MaybeShape) -> Type:
+    if shape is None or not shape:
+        return call.default
+    rest = rules.unbind(shape, 0)
+    if rest is None or not rest:
+        return call.default
+    return call.api.named_generic_type("typing.Iterator", [call.tensor(rest[0])])
+
+
+def _index(call: Call, shape: MaybeShape) -> Type:
+    index = getattr(rules, "index", None)
+    if index is None:
+        raise NotKnown
+    return call.default
+
+
+_SAME_SHAPE = """
+    abs absolute acos arccos acosh arccosh asin arcsin asinh arcsinh atan arctan atanh arctanh
+    bernoulli bfloat16 bool byte cauchy_ ceil cfloat cdouble char clamp clamp_max clamp_min clip
+    clone conj contiguous cos cosh cpu cuda deg2rad detach digamma double erf erfc erfinv exp exp2
+    expm1 exponential_ fill_ fix float floor frac geometric_ half i0 int isfinite isinf isnan isneginf
+    isposinf isreal lgamma log log10 log1p log2 log_normal_ logical_not logit long mvlgamma nan_to_num
+    neg negative normal_ pin_memory polygamma positive rad2deg random_ reciprocal relu requires_grad_
+    round rsqrt sgn short sigmoid sign signbit sin sinc sinh sqrt square tan tanh to trunc type
+    uniform_ zero_ __neg__ __pos__ __abs__ __invert__ bitwise_not tril triu type_as copy_ detach_
+    share_memory_ float_power_ nan_to_num_
+""".split()
+
+_BINARY = """
+    add sub subtract mul multiply div divide true_divide floor_divide remainder fmod pow float_power
+    atan2 arctan2 maximum minimum fmax fmin eq ne lt le gt ge greater greater_equal less less_equal
+    not_equal logical_and logical_or logical_xor bitwise_and bitwise_or bitwise_xor hypot copysign
+    xlogy heaviside nextafter ldexp bitwise_left_shift bitwise_right_shift
+""".split()
+
+_OPERATORS = {
+    "__add__": "+",
+    "__radd__": "+",
+    "__iadd__": "+=",
+    "__sub__": "-",
+    "__rsub__": "-",
+    "__isub__": "-=",
+    "__mul__": "*",
+    "__rmul__": "*",
+    "__imul__": "*=",
+    "__truediv__": "/",
+    "__rtruediv__": "/",
+    "__rdiv__": "/",
+    "__itruediv__": "/=",
+    "__div__": "/",
+    "__floordiv__": "//",
+    "__rfloordiv__": "//",
+    "__ifloordiv__": "//=",
+    "__mod__": "%",
+    "__rmod__": "%",
+    "__imod__": "%=",
+    "__pow__": "**",
+    "__rpow__": "**",
+    "__ipow__": "**=",
+    "__and__": "&",
+    "__rand__": "&",
+    "__iand__": "&=",
+    "__or__": "|",
+    "__ror__": "|",
+    "__ior__": "|=",
+    "__xor__": "^",
+    "__rxor__": "^",
+    "__ixor__": "^=",
+    "__lshift__": "<<",
+    "__rlshift__": "<<",
+    "__ilshift__": "<<=",
+    "__rshift__": ">>",
+    "__rrshift__": ">>",
+    "__irshift__": ">>=",
+    "__eq__": "==",
+    "__ne__": "!=",
+    "__lt__": "<",
+    "__le__": "<=",
+    "__gt__": ">",
+    "__ge__": ">=",
+    "__matmul__": "@",
+    "__rmatmul__": "@",
+}
+
+METHODS: dict[str, Handler] = {}
+for _name in _SAME_SHAPE:
+    METHODS[_name] = _same
+    if not _name.endswith("_") and not _name.startswith("__"):
+        METHODS[_name + "_"] = _same
+for _name in _BINARY:
+    METHODS[_name] = _binary
+    METHODS[_name + "_"] = _in_place
+for _name, _symbol in _OPERATORS.items():
+    if _name in ("__matmul__", "__rmatmul__"):
+        continue
+    if _name.startswith("__i"):
+        METHODS[_name] = _in_place
+    elif _name.startswith("__r") and _name not in ("__rshift__",):
+        METHODS[_name] = _reflected
+    else:
+        METHODS[_name] = _binary
+METHODS.update(
+    {
+        "__matmul__": _matmul,
+        "matmul": _matmul,
+        "mm": _matmul,
+        "bmm": _matmul,
+        "__rmatmul__": _rmatmul,
+        "view": _view,
+        "reshape": _view,
+        "view_as": _as_other(rules.view),
+        "reshape_as": _as_other(rules.reshape),
+        "flatten": _flatten,
+        "unflatten": _unflatten,
+        "transpose": _transpose,
+        "swapaxes": _transpose,
+        "swapdims": _transpose,
+        "transpose_": _transpose,
+        "permute": _permute,
+        "t": _t,
+        "t_": _t,
+        "squeeze": _squeeze,
+        "squeeze_": _squeeze,
+        "unsqueeze": _unsqueeze,
+        "unsqueeze_": _unsqueeze,
+        "expand": _expand,
+        "expand_as": _expand_as,
+        "repeat": _repeat,
+        "sum": _reduction(),
+        "nansum": _reduction(),
+        "mean": _reduction(),
+        "nanmean": _reduction(),
+        "prod": _reduction(),
+        "std": _reduction(),
+        "var": _reduction(),
+        "norm": _reduction(),
+        "logsumexp": _reduction(),
+        "count_nonzero": _reduction(),
+        "any": _reduction(),
+        "all": _reduction(),
+        "amax": _reduction(nonempty=True),
+        "amin": _reduction(nonempty=True),
+        "max": _max_min,
+        "min": _max_min,
+        "argmax": _argmax,
+        "argmin": _argmax,
+        "softmax": _along,
+        "log_softmax": _along,
+        "cumsum": _along,
+        "cumprod": _along,
+        "sort": _along,
+        "argsort": _along,
+        "split": _split,
+        "chunk": _chunk,
+        "unbind": _unbind,
+        "topk": _topk,
+        "masked_fill": _masked_fill,
+        "masked_fill_": _masked_fill,
+        "where": _where,
+        "outer": _outer,
+        "ger": _outer,
+        "size": _size,
+        "new_zeros": _new_sized,
+        "new_ones": _new_sized,
+        "new_empty": _new_sized,
+        "new_full": _new_sized,
+        "__iter__": _iter,
+        "__getitem__": _index,
+    }
+)

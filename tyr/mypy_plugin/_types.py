@@ -1,0 +1,376 @@
+"""Shapes and sizes as mypy types, and back.
+
+A size is a `tyr._symbolic.Expr` (None when unknown); as a mypy type it is
+
+* `Literal[768]` for a constant (an `int` instance whose last known value is 768
+  is read the same way, so the literal expression `768` is a size too),
+* a `TypeVarType` for a symbol (`B`),
+* `DimExpr[Literal["4*D"], D]` for anything else: the normal form's text, then the
+  type variables it mentions sorted by name,
+* anything else (`Any`, `int`) for an unknown size.
+
+`Dim[X]` (an int whose value is the size X) reads as X.  A shape is a tuple of
+sizes with at most one `Variadic` (a TypeVarTuple), or None when unknown; as a
+type it is the arguments of `torch.Tensor`.  The bare `Tensor` is
+`Tensor[*tuple[Any, ...]]`.
+
+Type variables become symbols by name.  One `Scope` is used per hook call; it
+remembers which type variable each name stands for, so results convert back to
+the same variables.  (Two different variables with one name, which mypy allows in
+nested scopes, get distinct names: `B` and `B_2`.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+
+from mypy.nodes import TypeInfo
+from mypy.type_visitor import TypeTranslator
+from mypy.types import (
+    AnyType,
+    CallableType,
+    Instance,
+    LiteralType,
+    ProperType,
+    TupleType,
+    Type,
+    TypeAliasType,
+    TypeOfAny,
+    TypeType,
+    TypeVarId,
+    TypeVarLikeType,
+    TypeVarTupleType,
+    TypeVarType,
+    UnionType,
+    UnpackType,
+    get_proper_type,
+)
+
+from tyr._symbolic import Expr, ExprSyntaxError, const, parse, sym
+from tyr.mypy_plugin import _names
+from tyr.shape_rules import MaybeShape, Shape, Size, Variadic
+
+Lookup = Callable[[str], TypeInfo | None]
+"""Finds a class by full name in the current build (None if it is not loaded)."""
+
+UNKNOWN = AnyType(TypeOfAny.special_form)
+
+
+@lru_cache(maxsize=4096)
+def parse_template(text: str) -> Expr | None:
+    """The expression a `DimExpr` template stands for (None if it is not well formed)."""
+    try:
+        return parse(text)
+    except (ExprSyntaxError, ZeroDivisionError):
+        return None
+
+
+class Scope:
+    """The type variables one conversion has seen, by the names its expressions use."""
+
+    def __init__(self, lookup: Lookup) -> None:
+        self.lookup = lookup
+        self.by_name: dict[str, TypeVarLikeType] = {}
+        self.name_by_id: dict[TypeVarId, str] = {}
+
+    # -- names --------------------------------------------------------------------------------
+
+    def name_of(self, var: TypeVarLikeType) -> str:
+        """The symbol name for a type variable, registering it on first sight."""
+        name = self.name_by_id.get(var.id)
+        if name is not None:
+            return name
+        name = var.name
+        suffix = 1
+        while name in self.by_name:
+            suffix += 1
+            name = f"{var.name}_{suffix}"
+        self.by_name[name] = var
+        self.name_by_id[var.id] = name
+        return name
+
+    def display(self, name: str) -> str:
+        """How messages show a symbol: its type variable's own name."""
+        var = self.by_name.get(name)
+        return var.name if var is not None else name
+
+    # -- classes ------------------------------------------------------------------------------
+
+    def info(self, fullname: str) -> TypeInfo:
+        info = self.lookup(fullname)
+        assert info is not None, f"tyr: {fullname} is not loaded"
+        return info
+
+    def instance(self, fullname: str, args: Sequence[Type] = ()) -> Instance:
+        return Instance(self.info(fullname), list(args))
+
+    def int_literal(self, value: int) -> LiteralType:
+        return LiteralType(value, self.instance(_names.INT))
+
+    def int_value(self, value: int) -> Instance:
+        """The type of the int expression `value` (an `int` whose last known value is `value`)."""
+        return self.instance(_names.INT).copy_modified(last_known_value=self.int_literal(value))
+
+    # -- sizes --------------------------------------------------------------------------------
+
+    def size_of(self, typ: Type) -> Size:
+        """The size a type stands for as a dim or a `Dim` value; None when unknown."""
+        t = get_proper_type(typ)
+        if isinstance(t, LiteralType):
+            value = t.value
+            return const(value) if type(value) is int and t.fallback.type.fullname == _names.INT else None
+        if isinstance(t, TypeVarType):
+            return sym(self.name_of(t))
+        if isinstance(t, Instance):
+            fullname = t.type.fullname
+            if fullname == _names.INT:
+                known = t.last_known_value
+                return self.size_of(known) if known is not None else None
+            if fullname == _names.DIM_EXPR:
+                return self._dim_expr(t)
+            if fullname == _names.DIM and len(t.args) == 1:
+                return self.size_of(t.args[0])
+        return None
+
+    def _dim_expr(self, t: Instance) -> Size:
+        if not t.args:
+            return None
+        template = get_proper_type(t.args[0])
+        if not (isinstance(template, LiteralType) and isinstance(template.value, str)):
+            return None
+        expr = parse_template(template.value)
+        if expr is None:
+            return None
+        names = sorted(expr.symbols)
+        values = t.args[1:]
+        if len(names) != len(values):
+            return None
+        bindings: dict[str, Expr] = {}
+        for name, value in zip(names, values):
+            size = self.size_of(value)
+            if size is None:
+                return None
+            bindings[name] = size
+        return expr.substitute(bindings)
+
+    def size_type(self, size: Size | int) -> Type:
+        """The dim type for a size (an argument of `Tensor[...]`)."""
+        if size is None:
+            return UNKNOWN
+        if isinstance(size, int):
+            size = const(size)
+        value = size.const_value
+        if value is not None:
+            return self.int_literal(value)
+        name = size.symbol_name
+        if name is not None:
+            return self.by_name.get(name, UNKNOWN)
+        symbols = sorted(size.symbols)
+        if any(name not in self.by_name for name in symbols):
+            return UNKNOWN
+        template = LiteralType(str(size), self.instance(_names.STR))
+        return self.instance(_names.DIM_EXPR, [template, *(self.by_name[name] for name in symbols)])
+
+    def dim_value_type(self, size: Size | int) -> Type:
+        """The type of an int whose value is the size: `Literal[768]`, `Dim[D]`, or `int` if unknown."""
+        if size is None:
+            return self.instance(_names.INT)
+        if isinstance(size, int):
+            size = const(size)
+        value = size.const_value
+        if value is not None:
+            return self.int_literal(value)
+        arg = self.size_type(size)
+        if isinstance(arg, AnyType):
+            return self.instance(_names.INT)
+        return self.instance(_names.DIM, [arg])
+
+    # -- shapes -------------------------------------------------------------------------------
+
+    def tensor_shape(self, typ: Type) -> MaybeShape:
+        """The shape of a tensor type (None when unknown); raises `NotATensor` for other types."""
+        t = get_proper_type(typ)
+        if not isinstance(t, Instance):
+            raise NotATensor
+        if t.type.fullname != _names.TENSOR:
+            if not t.type.has_base(_names.TENSOR):
+                raise NotATensor
+            return None  # a subclass (nn.Parameter, ...) carries no shape of its own
+        return self.shape_of_args(t.args)
+
+    def shape_of_args(self, args: Sequence[Type]) -> MaybeShape:
+        shape: list[Size | Variadic] = []
+        for arg in args:
+            if isinstance(arg, UnpackType):
+                inner = get_proper_type(arg.type)
+                if isinstance(inner, TypeVarTupleType):
+                    shape.append(Variadic(self.name_of(inner)))
+                elif isinstance(inner, TupleType):
+                    nested = self.shape_of_args(inner.items)
+                    if nested is None:
+                        return None
+                    shape.extend(nested)
+                else:
+                    return None  # *tuple[Any, ...]: the number of dims is unknown
+            else:
+                shape.append(self.size_of(arg))
+        if sum(isinstance(item, Variadic) for item in shape) > 1:
+            return None
+        return tuple(shape)
+
+    def tensor_type(self, shape: MaybeShape) -> Instance:
+        """`torch.Tensor[...]` with the given shape; the bare `Tensor` when the shape is unknown."""
+        return Instance(self.info(_names.TENSOR), self.shape_args(shape))
+
+    def shape_args(self, shape: MaybeShape) -> list[Type]:
+        if shape is None:
+            return [unknown_rank(self)]
+        args: list[Type] = []
+        for item in shape:
+            if isinstance(item, Variadic):
+                var = self.by_name.get(item.name)
+                if not isinstance(var, TypeVarTupleType):
+                    return [unknown_rank(self)]
+                args.append(UnpackType(var))
+            else:
+                args.append(self.size_type(item))
+        return args
+
+
+class NotATensor(Exception):
+    """Raised by `Scope.tensor_shape` for a type that is not a tensor."""
+
+
+def unknown_rank(scope: Scope) -> UnpackType:
+    """`*tuple[Any, ...]`: the type arguments of a tensor whose shape is unknown."""
+    return UnpackType(scope.instance(_names.TUPLE, [UNKNOWN]))
+
+
+def is_tensor_instance(t: ProperType) -> bool:
+    return isinstance(t, Instance) and (t.type.fullname == _names.TENSOR or t.type.has_base(_names.TENSOR))
+
+
+def is_shaped(t: ProperType) -> bool:
+    """A `torch.Tensor[...]` whose shape says something (not the bare `Tensor`)."""
+    if not (isinstance(t, Instance) and t.type.fullname == _names.TENSOR):
+        return False
+    if len(t.args) == 1 and isinstance(t.args[0], UnpackType):
+        inner = get_proper_type(t.args[0].type)
+        return not (isinstance(inner, Instance) and inner.type.fullname == _names.TUPLE)
+    return True
+
+
+# -- whole types ----------------------------------------------------------------------------------
+
+
+class _Normaliser(TypeTranslator):
+    """Puts every size inside a type into normal form (after mypy or tyr substituted type variables)."""
+
+    def __init__(self, scope: Scope) -> None:
+        super().__init__()
+        self.scope = scope
+
+    def visit_instance(self, t: Instance, /) -> Type:
+        fullname = t.type.fullname
+        if fullname == _names.TENSOR:
+            shape = self.scope.shape_of_args(t.args)
+            return t.copy_modified(args=self.scope.shape_args(shape))
+        if fullname == _names.DIM_EXPR:
+            return self.scope.size_type(self.scope.size_of(t))
+        if fullname == _names.DIM and len(t.args) == 1:
+            return self.scope.dim_value_type(self.scope.size_of(t.args[0]))
+        return super().visit_instance(t)
+
+    def visit_type_alias_type(self, t: TypeAliasType, /) -> Type:
+        if t.is_recursive:
+            return t
+        return get_proper_type(t).accept(self)
+
+
+def normalise(typ: Type, scope: Scope) -> Type:
+    """`typ` with every tensor shape, `Dim` and `DimExpr` in normal form."""
+    return typ.accept(_Normaliser(scope))
+
+
+class _Eraser(TypeTranslator):
+    """Forgets shapes: every tensor becomes the bare `Tensor`, every `Dim[...]` an `int`."""
+
+    def __init__(self, scope: Scope) -> None:
+        super().__init__()
+        self.scope = scope
+
+    def visit_instance(self, t: Instance, /) -> Type:
+        fullname = t.type.fullname
+        if fullname == _names.TENSOR:
+            return t.copy_modified(args=[unknown_rank(self.scope)])
+        if fullname == _names.DIM:
+            return self.scope.instance(_names.INT)
+        return super().visit_instance(t)
+
+    def visit_type_alias_type(self, t: TypeAliasType, /) -> Type:
+        if t.is_recursive:
+            return t
+        return get_proper_type(t).accept(self)
+
+
+def erase_shapes(typ: Type, scope: Scope) -> Type:
+    return typ.accept(_Eraser(scope))
+
+
+def mentions_shapes(typ: Type, depth: int = 0) -> bool:
+    """Whether a type holds a shaped tensor or a `Dim` anywhere (cheap; most types do not)."""
+    if depth > 8:
+        return False
+    t = get_proper_type(typ)
+    if isinstance(t, Instance):
+        fullname = t.type.fullname
+        if fullname == _names.TENSOR:
+            return is_shaped(t)
+        if fullname == _names.DIM:
+            return True
+        return any(mentions_shapes(arg, depth + 1) for arg in t.args)
+    if isinstance(t, UnionType):
+        return any(mentions_shapes(item, depth + 1) for item in t.items)
+    if isinstance(t, TupleType):
+        return any(mentions_shapes(item, depth + 1) for item in t.items)
+    if isinstance(t, CallableType):
+        return any(mentions_shapes(a, depth + 1) for a in t.arg_types) or mentions_shapes(t.ret_type, depth + 1)
+    if isinstance(t, TypeType):
+        return mentions_shapes(t.item, depth + 1)
+    return False
+
+
+def shape_variables(typ: Type) -> set[TypeVarId]:
+    """The type variables a type uses as sizes (in `Tensor[...]`, `Dim[...]` and `DimExpr[...]`)."""
+    found: set[TypeVarId] = set()
+    _collect_shape_variables(typ, found, in_shape=False, depth=0)
+    return found
+
+
+def _collect_shape_variables(typ: Type, found: set[TypeVarId], in_shape: bool, depth: int) -> None:
+    if depth > 12:
+        return
+    if isinstance(typ, UnpackType):
+        _collect_shape_variables(typ.type, found, in_shape, depth + 1)
+        return
+    t = get_proper_type(typ)
+    if isinstance(t, (TypeVarType, TypeVarTupleType)):
+        if in_shape:
+            found.add(t.id)
+    elif isinstance(t, Instance):
+        inner = in_shape or t.type.fullname in (_names.TENSOR, _names.DIM, _names.DIM_EXPR)
+        for arg in t.args:
+            _collect_shape_variables(arg, found, inner, depth + 1)
+    elif isinstance(t, UnionType):
+        for item in t.items:
+            _collect_shape_variables(item, found, in_shape, depth + 1)
+    elif isinstance(t, TupleType):
+        for item in t.items:
+            _collect_shape_variables(item, found, in_shape, depth + 1)
+    elif isinstance(t, CallableType):
+        for arg in t.arg_types:
+            _collect_shape_variables(arg, found, in_shape, depth + 1)
+        _collect_shape_variables(t.ret_type, found, in_shape, depth + 1)
+    elif isinstance(t, TypeType):
+        _collect_shape_variables(t.item, found, in_shape, depth + 1)
