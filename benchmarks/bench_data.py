@@ -132,9 +132,8 @@ def main() -> None:
             r = bench(config, folder, args.seconds)
             ratio = r["loader"] / r["trainer"]
             verdict = "ok" if ratio >= TARGET else f"BELOW {TARGET:.0f}x"
-            print(
-                f"{config.name:12} {r['loader']:>13,.0f} {r['trainer']:>14,.0f} {ratio:>7,.0f}x {r['fed']:>10,.0f}  {verdict}"
-            )
+            figures = f"{r['loader']:>13,.0f} {r['trainer']:>14,.0f} {ratio:>7,.0f}x {r['fed']:>10,.0f}"
+            print(f"{config.name:12} {figures}  {verdict}")
 
 
 if __name__ == "__main__":

@@ -62,18 +62,20 @@ def copy(corpus: Path, tmp_path: Path) -> Path:
     return Path(shutil.copytree(corpus, tmp_path / "ds"))
 
 
-def rows(batch: Batch) -> list[Row]:
+def rows(batch: Batch[Any, Any]) -> list[Row]:
     """The (T + 1)-token rows a batch was cut from."""
     full = torch.cat([batch.inputs, batch.targets[:, -1:]], dim=1)
     return [tuple(r) for r in full.tolist()]
 
 
-def take(loader: TokenLoader, n: int) -> list[Batch]:
+def take(loader: TokenLoader, n: int) -> list[Batch[Any, Any]]:
     return [next(loader) for _ in range(n)]
 
 
-def same(a: list[Batch], b: list[Batch]) -> bool:
-    return len(a) == len(b) and all(torch.equal(x.inputs, y.inputs) and torch.equal(x.targets, y.targets) for x, y in zip(a, b))
+def same(a: list[Batch[Any, Any]], b: list[Batch[Any, Any]]) -> bool:
+    if len(a) != len(b):
+        return False
+    return all(torch.equal(x.inputs, y.inputs) and torch.equal(x.targets, y.targets) for x, y in zip(a, b))
 
 
 def expected_unit_streams(folder: Path, split: str = "train") -> Iterator[np.ndarray]:
@@ -110,7 +112,8 @@ def test_sequential_order_reads_the_corpus_in_order(corpus: Path, align: str) ->
         else:
             unit_rows = bos_rows(stream, np.flatnonzero(stream == bos), 16)
         expected += [tuple(r) for r in unit_rows.tolist()]
-    loader = TokenLoader(corpus, batch_size=1, seq_len=16, order="sequential", align=align, epochs=1)  # type: ignore[arg-type]
+    settings: dict[str, Any] = {"batch_size": 1, "seq_len": 16, "order": "sequential", "align": align, "epochs": 1}
+    loader = TokenLoader(corpus, **settings)
     assert [r for batch in loader for r in rows(batch)] == expected
     with pytest.raises(StopIteration):
         next(loader)
@@ -145,7 +148,9 @@ def test_resume_is_exact(corpus: Path, order: Any, align: Any, prefetch: int) ->
         assert same(head + take(second, 60 - stop), reference)
 
 
-def per_stream(steps: list[list[Batch]], streams: int, batch_size: int, first_step: int, into: dict[int, list[Row]]) -> None:
+def per_stream(
+    steps: list[list[Batch[Any, Any]]], streams: int, batch_size: int, first_step: int, into: dict[int, list[Row]]
+) -> None:
     """File every row under the stream it came from (the documented dealing rule)."""
     world = len(steps)
     for offset, per_rank in enumerate(zip(*steps, strict=True)):
@@ -202,7 +207,8 @@ def test_finite_epochs_end_together_and_reset(corpus: Path) -> None:
 
 def test_a_small_split_is_cut_finer_for_many_ranks(corpus: Path) -> None:
     """20 validation documents in 3 row groups (8, 8, 4), read by 4 ranks."""
-    ranks = [TokenLoader(corpus, "val", batch_size=1, seq_len=16, world_size=4, rank=r, order="sequential") for r in range(4)]
+    settings: dict[str, Any] = {"batch_size": 1, "seq_len": 16, "world_size": 4, "order": "sequential"}
+    ranks = [TokenLoader(corpus, "val", rank=r, **settings) for r in range(4)]
     assert [(u.row_group, u.first, u.documents) for u in ranks[0].reader.units] == [
         (0, 0, 4), (0, 4, 4), (1, 0, 4), (1, 4, 4), (2, 0, 2), (2, 2, 2),
     ]  # fmt: skip
@@ -307,7 +313,8 @@ def test_missing_and_truncated_shards_fail_on_construction(copy: Path) -> None:
     (copy / "elsewhere.parquet").rename(copy / "train-00001.parquet")
     data = (copy / "train-00002.parquet").read_bytes()
     (copy / "train-00002.parquet").write_bytes(data[: len(data) // 2])
-    with pytest.raises(CorruptShardError, match=f"train-00002.parquet is {len(data) // 2} bytes but the manifest says {len(data)}"):
+    message = f"train-00002.parquet is {len(data) // 2} bytes but the manifest says {len(data)}"
+    with pytest.raises(CorruptShardError, match=message):
         TokenLoader(copy, batch_size=2, seq_len=16)
 
 
@@ -321,7 +328,7 @@ def test_corrupt_bytes_fail_on_read_and_nothing_is_lost(corpus: Path, copy: Path
     with pytest.raises(CorruptShardError, match="sha256 is"):
         TokenLoader(copy, verify_checksums=True, **settings)
     loader = TokenLoader(copy, **settings)
-    yielded: list[Batch] = []
+    yielded: list[Batch[Any, Any]] = []
     with pytest.raises(CorruptShardError, match=r"train-00002.parquet is corrupt \(.*\)\. Restore it"):
         while True:
             yielded.append(next(loader))
@@ -349,7 +356,8 @@ def test_token_ids_out_of_range_are_reported_with_their_place(copy: Path) -> Non
     groups[2] = groups[2].set_column(0, "tokens", bad)
     rewrite_shard(copy, "train-00001.parquet", groups)
     loader = TokenLoader(copy, batch_size=2, seq_len=16, order="sequential", epochs=1)
-    with pytest.raises(TokenRangeError, match=rf"row group 2, document 1: token id {vocab_size} is outside .* \[0, {vocab_size}\)"):
+    message = rf"row group 2, document 1: token id {vocab_size} is outside .* \[0, {vocab_size}\)"
+    with pytest.raises(TokenRangeError, match=message):
         list(loader)
 
 
@@ -372,8 +380,8 @@ def test_text_column_is_tokenized_on_the_fly(tmp_path: Path) -> None:
     prepare([tmp_path / "c.txt"], tmp_path / "tokens", column="tokens", **common)
     prepare([tmp_path / "c.txt"], tmp_path / "text", column="text", **common)
     for align in ("bos", "none"):
-        a = take(TokenLoader(tmp_path / "tokens", batch_size=4, seq_len=12, align=align), 40)  # type: ignore[arg-type]
-        b = take(TokenLoader(tmp_path / "text", batch_size=4, seq_len=12, align=align), 40)  # type: ignore[arg-type]
+        a = take(TokenLoader(tmp_path / "tokens", batch_size=4, seq_len=12, align=align), 40)
+        b = take(TokenLoader(tmp_path / "text", batch_size=4, seq_len=12, align=align), 40)
         assert same(a, b)
     other = tmp_path / "other"
     prepare([tmp_path / "c.txt"], other, column="text", **{**common, "vocab_size": 280})

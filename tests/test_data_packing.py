@@ -31,7 +31,9 @@ def test_with_bos_puts_bos_before_each_document_in_the_given_order() -> None:
 
 @settings(max_examples=50, deadline=None)
 @given(st.lists(st.integers(1, 40), min_size=1, max_size=30), st.integers(1, 16), st.data())
-def test_stream_rows_cover_every_token_once_as_a_target(lengths: list[int], seq_len: int, data: st.DataObject) -> None:
+def test_stream_rows_cover_every_token_once_as_a_target(
+    lengths: list[int], seq_len: int, data: st.DataObject
+) -> None:
     ids, lens = docs_from(lengths)
     stream, _ = with_bos(ids, lens, BOS)
     offset = data.draw(st.integers(0, seq_len - 1))
@@ -80,8 +82,9 @@ def test_bos_rows_start_with_bos_and_copy_document_prefixes(lengths: list[int], 
         pieces = "".join("|" if t == BOS else "." for t in row).split("|")[1:]
         position = 1
         for piece in pieces:  # each piece after a BOS is the start of one document
-            doc = row[position] // 1000 if piece else None
-            assert doc is None or row[position : position + len(piece)] == list(range(1000 * doc, 1000 * doc + len(piece)))
+            if piece:
+                doc = row[position] // 1000
+                assert row[position : position + len(piece)] == list(range(1000 * doc, 1000 * doc + len(piece)))
             position += len(piece) + 1
 
 

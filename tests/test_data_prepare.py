@@ -96,10 +96,12 @@ def test_documents_by_file_and_by_line_and_file_urls(tmp_path: Path) -> None:
     docs = make_documents(20)
     (tmp_path / "a.txt").write_text("\n".join(docs[:10]) + "\n", encoding="utf-8")
     (tmp_path / "b.txt").write_text("\n".join(docs[10:]), encoding="utf-8")
-    by_line = prepare([tmp_path / "a.txt", (tmp_path / "b.txt").as_uri()], tmp_path / "lines", documents="line", progress=False)
+    sources: list[str | Path] = [tmp_path / "a.txt", (tmp_path / "b.txt").as_uri()]  # a path and a file:// URL
+    by_line = prepare(sources, tmp_path / "lines", documents="line", progress=False)
     assert by_line.splits["train"].documents == 18
     assert read_documents(tmp_path / "lines", "train") + read_documents(tmp_path / "lines", "val") == docs
-    by_file = prepare([tmp_path / "a.txt", tmp_path / "b.txt"], tmp_path / "files", documents="file", val_fraction=0.5, progress=False)
+    files = [tmp_path / "a.txt", tmp_path / "b.txt"]
+    prepare(files, tmp_path / "files", documents="file", val_fraction=0.5, progress=False)
     assert read_documents(tmp_path / "files", "val") == ["\n".join(docs[10:])]
 
 

@@ -94,7 +94,8 @@ def test_unknown_character_is_a_clear_error() -> None:
 
 def test_decode_rejects_ids_outside_the_vocabulary(bpe: BPETokenizer) -> None:
     for tok in (CharTokenizer.train(["abc"]), bpe):
-        with pytest.raises(TokenizerError, match=rf"token id {tok.vocab_size}: ids must lie in \[0, {tok.vocab_size}\)"):
+        message = rf"token id {tok.vocab_size}: ids must lie in \[0, {tok.vocab_size}\)"
+        with pytest.raises(TokenizerError, match=message):
             tok.decode([0, tok.vocab_size])
 
 
@@ -104,7 +105,8 @@ def test_bad_tokenizer_files(tmp_path: Path) -> None:
     (tmp_path / "garbage.json").write_text("{not json")
     with pytest.raises(TokenizerError, match="not a valid tyr.data tokenizer"):
         load_tokenizer(tmp_path / "garbage.json")
-    (tmp_path / "kind.json").write_text(json.dumps({"format": "tyr.tokenizer/1", "bos": BOS_TEXT, "kind": "wordpiece"}))
+    wordpiece = {"format": "tyr.tokenizer/1", "bos": BOS_TEXT, "kind": "wordpiece"}
+    (tmp_path / "kind.json").write_text(json.dumps(wordpiece))
     with pytest.raises(TokenizerError, match="unknown kind 'wordpiece'"):
         load_tokenizer(tmp_path / "kind.json")
     with pytest.raises(TokenizerError, match="at least 258"):

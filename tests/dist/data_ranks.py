@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import torch
 import torch.distributed as dist
@@ -24,7 +25,7 @@ import torch.distributed as dist
 from tyr.data import Batch, TokenLoader
 
 
-def rows(batch: Batch) -> list[list[int]]:
+def rows(batch: Batch[Any, Any]) -> list[list[int]]:
     rows: list[list[int]] = torch.cat([batch.inputs, batch.targets[:, -1:]], dim=1).tolist()
     return rows
 

@@ -46,11 +46,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="dataset folder to create")
     p.add_argument("--tokenizer", choices=["char", "bpe"], default="char", help="default: char")
     p.add_argument("--vocab-size", type=int, default=4096, help="BPE ids including BOS (default: 4096)")
-    p.add_argument("--column", choices=["tokens", "text"], default="tokens", help="store tokens or text (default: tokens)")
-    p.add_argument(
-        "--documents", choices=["file", "paragraph", "line"], default="paragraph", help="document boundaries (default: paragraph)"
-    )
-    p.add_argument("--val-fraction", type=float, default=0.1, help="last fraction of documents for val (default: 0.1)")
+    p.add_argument("--column", choices=["tokens", "text"], default="tokens",
+                   help="store tokens or text (default: tokens)")
+    p.add_argument("--documents", choices=["file", "paragraph", "line"], default="paragraph",
+                   help="document boundaries: a whole file, blank lines, or lines (default: paragraph)")
+    p.add_argument("--val-fraction", type=float, default=0.1,
+                   help="fraction of documents, from the end, for val (default: 0.1)")
     p.add_argument("--shard-size", type=int, default=100_000, help="documents per shard (default: 100000)")
     p.add_argument("--row-group-size", type=int, default=1024, help="documents per row group (default: 1024)")
     p.add_argument("--glob", default="*.txt", help="files to read from folders (default: *.txt)")

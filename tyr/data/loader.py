@@ -200,6 +200,10 @@ class _Failure:
     error: BaseException
 
 
+_Item = tuple[Batch[Any, Any], dict[str, Any]] | _Failure | None
+"""What the prefetch thread hands over: a batch and the state after it, an error, or the end."""
+
+
 class TokenLoader:
     """Streams batches of token windows from one split of a prepared dataset.
 
@@ -258,7 +262,9 @@ class TokenLoader:
         if batch_size < 1 or seq_len < 1:
             raise ValueError(f"batch_size and seq_len must be >= 1, got batch_size={batch_size}, seq_len={seq_len}")
         if order not in ("random", "sequential") or align not in ("bos", "none"):
-            raise ValueError(f"order must be 'random' or 'sequential' and align 'bos' or 'none', got {order!r}, {align!r}")
+            raise ValueError(
+                f"order must be 'random' or 'sequential' and align 'bos' or 'none', got {order!r}, {align!r}"
+            )
         if seed < 0 or prefetch < 0 or (epochs is not None and epochs < 1):
             raise ValueError(f"need seed >= 0, prefetch >= 0 and epochs >= 1, got {seed}, {prefetch}, {epochs}")
         self.rank, self.world_size = _rank_and_world(rank, world_size)
@@ -282,7 +288,7 @@ class TokenLoader:
         self._state = self._engine.state()
         self._initial = self._state
         self._finished = False
-        self._queue: queue.Queue[tuple[Batch[Any, Any], dict[str, Any]] | _Failure | None] = queue.Queue(max(prefetch, 1))
+        self._queue: queue.Queue[_Item] = queue.Queue(max(prefetch, 1))
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -389,11 +395,11 @@ class TokenLoader:
 
 
 def _produce(
-    engine: _Engine, out: queue.Queue[tuple[Batch[Any, Any], dict[str, Any]] | _Failure | None], stop: threading.Event
+    engine: _Engine, out: queue.Queue[_Item], stop: threading.Event
 ) -> None:
     """The prefetch thread: make batches until stopped, the data ends, or an error."""
     while not stop.is_set():
-        item: tuple[Batch[Any, Any], dict[str, Any]] | _Failure | None
+        item: _Item
         try:
             item = engine.next_batch()
         except BaseException as error:  # handed to the consumer, raised by next()

@@ -123,7 +123,8 @@ class SplitReader:
         """Cut every row group into `parts` runs of documents, enough for `count` units."""
         documents = [u.documents for u in self.units]
         if sum(documents) < count:
-            raise DataError(TOO_FEW_DOCUMENTS_FOR_STREAMS.format(split=self.split, documents=sum(documents), streams=count))
+            message = TOO_FEW_DOCUMENTS_FOR_STREAMS.format(split=self.split, documents=sum(documents), streams=count)
+            raise DataError(message)
         parts = 1
         while sum(min(parts, d) for d in documents) < count:
             parts += 1
@@ -241,7 +242,8 @@ class SplitReader:
         if data.null_count:
             row = unit.first + int(np.flatnonzero(data.is_null().to_numpy(zero_copy_only=False))[0])
             detail = f"row group {unit.row_group}, document {row} is null"
-            raise CorruptShardError(SHARD_LAYOUT.format(path=self.paths[unit.shard], detail=detail), self.paths[unit.shard])
+            path = self.paths[unit.shard]
+            raise CorruptShardError(SHARD_LAYOUT.format(path=path, detail=detail), path)
         if column == "tokens":
             ids = data.flatten().to_numpy(zero_copy_only=False)
             lengths = pc.list_value_length(data).to_numpy(zero_copy_only=False).astype(np.int64)
@@ -284,4 +286,5 @@ def verify_checksum(path: Path, shard: ShardInfo) -> None:
     """Raise `CorruptShardError` unless `path`'s sha256 is the one the manifest records."""
     actual = sha256_file(path)
     if actual != shard.sha256:
-        raise CorruptShardError(SHARD_CHECKSUM.format(path=path, actual=actual[:12], expected=shard.sha256[:12]), path)
+        message = SHARD_CHECKSUM.format(path=path, actual=actual[:12], expected=shard.sha256[:12])
+        raise CorruptShardError(message, path)
