@@ -19,7 +19,10 @@ Configurations (the GPT is nanoGPT's CPU shakespeare-char model: 4 layers, 4 hea
 * bpe/tokens    byte-level BPE with 4096 ids, pre-tokenized shards
 * bpe/text      byte-level BPE, raw-text shards tokenized by the loader as it reads
 
-Run:  .venv/bin/python benchmarks/bench_data.py [--seconds 2] [--corpus PATH]
+Run:  .venv/bin/python benchmarks/bench_data.py [--seconds 2] [--corpus PATH] [--threads N]
+
+On a shared machine, `--threads 1` gives steadier trainer figures: two OpenMP threads
+competing with other processes for two cores slow training down by an order of magnitude.
 """
 
 from __future__ import annotations
@@ -122,7 +125,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="text corpus (default tinyshakespeare)")
+    parser.add_argument("--threads", type=int, default=0, help="torch threads for training (default: torch's)")
     args = parser.parse_args()
+    if args.threads:
+        torch.set_num_threads(args.threads)
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads; corpus {args.corpus.name}")
     print(f"{'config':12} {'loader tok/s':>13} {'trainer tok/s':>14} {'ratio':>8} {'fed tok/s':>10}  target")
     with tempfile.TemporaryDirectory(prefix="bench_data-") as tmp:

@@ -30,9 +30,11 @@ Epochs
     so all ranks yield the same number of batches (safe for collective operations).
 
 Errors
-    A missing or damaged shard, a wrong column or an out-of-range token id raises a
-    `DataError` subclass from `next()` naming the file. Nothing is lost: the state still
-    describes the last good batch, and iterating again retries from there.
+    Every problem raises a `DataError` subclass naming the file: a missing or resized
+    shard when the loader is made; a damaged page, a wrong column or an out-of-range
+    token id from `next()` when the row group is read. Nothing is lost: the state still
+    describes the last good batch, and iterating again (once the file is restored)
+    continues exactly from there.
 
 Example:
     >>> loader = TokenLoader("data/shakespeare_char", batch_size=12, seq_len=256)  # doctest: +SKIP
@@ -54,7 +56,6 @@ import torch
 import torch.distributed as dist
 
 from tyr import Integer, Tensor
-
 from tyr.data.errors import BAD_STATE, STATE_MISMATCH, TOO_FEW_STREAMS, StateError
 from tyr.data.packing import Align, Tokens, bos_row_count, bos_rows, stream_row_count, stream_rows, with_bos
 from tyr.data.schedule import DOCS, OFFSET, ROWS, Cursor, Schedule, batch_streams, owned_streams, rng
