@@ -8,7 +8,7 @@ import pytest
 import torch
 from torch import nn
 
-from tyr.optim import AdamW
+from tyr.optim import AdamW, weight_decay_groups
 
 
 def make_model() -> nn.Module:
@@ -116,3 +116,16 @@ def test_bad_hyperparameters() -> None:
         AdamW(params, betas=(0.9, 1.0))
     with pytest.raises(ValueError, match="lr must be >= 0"):
         AdamW(params, lr=-1.0)
+
+
+def test_weight_decay_groups_decay_matrices_only() -> None:
+    model = make_model()
+    opt = AdamW(weight_decay_groups(model, weight_decay=0.5), lr=0.1)
+    assert [g["param_names"] for g in opt.param_groups] == [["0.weight", "3.weight"], ["0.bias", "1.weight", "1.bias", "3.bias"]]
+    assert [g["weight_decay"] for g in opt.param_groups] == [0.5, 0.0]
+    for param in model.parameters():
+        param.grad = torch.zeros_like(param)
+    before = [p.detach().clone() for p in model.parameters()]
+    opt.step()  # zero gradients: only the decay moves parameters
+    for (name, param), old in zip(model.named_parameters(), before):
+        assert torch.equal(param, old * (1 - 0.1 * 0.5)) if param.dim() == 2 else torch.equal(param, old), name

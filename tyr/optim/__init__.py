@@ -7,10 +7,11 @@
 - :func:`clip_grad_norm_` / :func:`grad_norm` — global-norm gradient clipping.
 
 All accept a module directly (its trainable parameters, tied ones once) and
-reject frozen tensors.
+reject frozen tensors; :func:`weight_decay_groups` splits a module so that only
+matrices are decayed.
 """
 
-from tyr.optim._params import Params
+from tyr.optim._params import Params, weight_decay_groups
 from tyr.optim.adamw import AdamW, adamw_update_
 from tyr.optim.clip import clip_grad_norm_, grad_norm
 from tyr.optim.muon import CUBIC, QUINTIC, Muon, is_embedding_or_head, muon_param_groups, orthogonalize
@@ -29,4 +30,5 @@ __all__ = [
     "is_embedding_or_head",
     "muon_param_groups",
     "orthogonalize",
+    "weight_decay_groups",
 ]

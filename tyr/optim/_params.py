@@ -136,3 +136,26 @@ def check_state_dict(optimizer: torch.optim.Optimizer, state_dict: Mapping[str, 
                 )
     if problems:
         raise ValueError(f"{owner}.load_state_dict: the saved state does not fit this optimizer:\n  - " + "\n  - ".join(problems))
+
+
+def weight_decay_groups(module: nn.Module, *, weight_decay: float) -> list[dict[str, Any]]:
+    """Two parameter groups: matrices (2+ dimensions) decayed, gains/biases/scalars not.
+
+    Args:
+        module: the model; its trainable parameters are split, tied ones once.
+        weight_decay: the decay of the first group; the second gets 0.
+
+    Returns ``[{"params": [(name, p), ...], "weight_decay": weight_decay},
+    {"params": [...], "weight_decay": 0.0}]``, empty groups left out. Pass it to
+    :class:`AdamW` or :class:`ShardedAdamW` instead of the module.
+
+    Example::
+
+        opt = AdamW(weight_decay_groups(model, weight_decay=0.1), lr=3e-4)
+    """
+    named = named_trainable(module)
+    groups = [
+        {"params": [(n, p) for n, p in named if p.dim() >= 2], "weight_decay": weight_decay},
+        {"params": [(n, p) for n, p in named if p.dim() < 2], "weight_decay": 0.0},
+    ]
+    return [group for group in groups if group["params"]]
