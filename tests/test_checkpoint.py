@@ -136,25 +136,30 @@ def test_round_trip_restores_everything(tmp_path: Path) -> None:
     assert torch.equal(torch.rand(3), expected_draws[2])
 
 
-def test_muon_and_sharded_state_round_trip(tmp_path: Path) -> None:
-    for make in (Muon, ShardedAdamW):
-        torch.manual_seed(0)
-        model = TinyLM(tied=False)
-        opt = make(model)
-        for _ in range(2):
-            opt.zero_grad()
-            model(torch.randint(0, 11, (2, 5))).square().mean().backward()
-            opt.step()
-        path = save_checkpoint(tmp_path / make.__name__, step=2, model=model, optimizer=opt)
-        again = make(TinyLM(tied=False))
-        load_checkpoint(path, model=TinyLM(tied=False), optimizer=again)
-        ours, theirs = opt.state_dict(), again.state_dict()
-        assert ours["param_groups"] == theirs["param_groups"]
-        for key, values in ours["state"].items():
-            assert values.keys() == theirs["state"][key].keys()
-            for name, value in values.items():
-                other = theirs["state"][key][name]
-                assert torch.equal(value, other) if isinstance(value, torch.Tensor) else value == other
+@pytest.mark.parametrize(
+    "make",
+    [Muon, ShardedAdamW, lambda model: torch.optim.AdamW(model.parameters(), lr=0.01)],
+    ids=["Muon", "ShardedAdamW", "torch.optim.AdamW"],
+)
+def test_optimizer_state_round_trip(tmp_path: Path, make: Any) -> None:
+    torch.manual_seed(0)
+    model = TinyLM(tied=False)
+    opt = make(model)
+    for _ in range(2):
+        opt.zero_grad()
+        model(torch.randint(0, 11, (2, 5))).square().mean().backward()
+        opt.step()
+    path = save_checkpoint(tmp_path, step=2, model=model, optimizer=opt)
+    again = make(TinyLM(tied=False))
+    load_checkpoint(path, model=TinyLM(tied=False), optimizer=again)
+    ours, theirs = opt.state_dict(), again.state_dict()
+    assert ours["param_groups"] == theirs["param_groups"]
+    assert ours["state"].keys() == theirs["state"].keys() and ours["state"]
+    for key, values in ours["state"].items():
+        assert values.keys() == theirs["state"][key].keys()
+        for name, value in values.items():
+            other = theirs["state"][key][name]
+            assert torch.equal(value, other) if isinstance(value, torch.Tensor) else value == other
 
 
 def test_latest_keep_last_and_replacing_a_step(tmp_path: Path) -> None:
