@@ -6,11 +6,12 @@ The update is the same sequence of floating-point operations as
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, overload
+from collections.abc import Mapping
+from typing import Any
 
 import torch
 
+from tyr.optim._base import ClosureStep
 from tyr.optim._params import Params, check_state_dict, param_groups
 
 
@@ -43,7 +44,7 @@ def adamw_update_(
     param.addcdiv_(exp_avg, denom, value=-step_size)
 
 
-class AdamW(torch.optim.Optimizer):
+class AdamW(ClosureStep):
     """Adam with decoupled weight decay.
 
     Args:
@@ -76,19 +77,8 @@ class AdamW(torch.optim.Optimizer):
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay}
         super().__init__(param_groups(params, owner="AdamW"), defaults)
 
-    @overload
-    def step(self, closure: None = None) -> None: ...
-
-    @overload
-    def step(self, closure: Callable[[], float]) -> float: ...
-
-    @torch.no_grad()
-    def step(self, closure: Callable[[], float] | None = None) -> float | None:
-        """Update every parameter that has a gradient; returns ``closure()`` if given."""
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
+    def _update(self) -> None:
+        """Update every parameter that has a gradient."""
         for group in self.param_groups:
             beta1, beta2 = group["betas"]
             for param in group["params"]:
@@ -114,7 +104,6 @@ class AdamW(torch.optim.Optimizer):
                     eps=group["eps"],
                     weight_decay=group["weight_decay"],
                 )
-        return loss
 
     def load_state_dict(self, state_dict: Mapping[str, Any]) -> None:
         """Load :meth:`state_dict` output; raises ValueError saying exactly what does not fit."""

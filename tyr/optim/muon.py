@@ -11,11 +11,12 @@ the split from each parameter's role and name.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, overload
+from typing import Any
 
 import torch
 from torch import nn
 
+from tyr.optim._base import ClosureStep
 from tyr.optim._params import Params, check_state_dict, named_trainable, param_groups
 from tyr.optim.adamw import _check_hyperparameters, adamw_update_
 
@@ -120,7 +121,7 @@ def muon_param_groups(
     return [group for group in groups if group["params"]]
 
 
-class Muon(torch.optim.Optimizer):
+class Muon(ClosureStep):
     """Muon for hidden matrices plus AdamW for everything else, in one optimizer.
 
     Args:
@@ -195,25 +196,13 @@ class Muon(torch.optim.Optimizer):
                         )
         super().__init__(groups, {})
 
-    @overload
-    def step(self, closure: None = None) -> None: ...
-
-    @overload
-    def step(self, closure: Callable[[], float]) -> float: ...
-
-    @torch.no_grad()
-    def step(self, closure: Callable[[], float] | None = None) -> float | None:
-        """Update every parameter that has a gradient; returns ``closure()`` if given."""
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
+    def _update(self) -> None:
+        """Update every parameter that has a gradient."""
         for group in self.param_groups:
             if group["use_muon"]:
                 self._muon_group(group)
             else:
                 self._adam_group(group)
-        return loss
 
     def _muon_group(self, group: dict[str, Any]) -> None:
         momentum, lr = group["momentum"], group["lr"]

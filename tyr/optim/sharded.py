@@ -21,17 +21,18 @@ process group it runs as plain AdamW on one rank.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, overload
+from collections.abc import Mapping
+from typing import Any
 
 import torch
 import torch.distributed as dist
 
+from tyr.optim._base import ClosureStep
 from tyr.optim._params import Params, param_groups
 from tyr.optim.adamw import _check_hyperparameters, adamw_update_
 
 
-class ShardedAdamW(torch.optim.Optimizer):
+class ShardedAdamW(ClosureStep):
     """AdamW whose state is split over the ranks of a process group (ZeRO-1).
 
     Args:
@@ -120,19 +121,8 @@ class ShardedAdamW(torch.optim.Optimizer):
             offset += param.numel()
         return owned
 
-    @overload
-    def step(self, closure: None = None) -> None: ...
-
-    @overload
-    def step(self, closure: Callable[[], float]) -> float: ...
-
-    @torch.no_grad()
-    def step(self, closure: Callable[[], float] | None = None) -> float | None:
+    def _update(self) -> None:
         """Reduce-scatter gradients, update the owned shard, all-gather parameters (collective)."""
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
         grad_shards = []
         for group, info in zip(self.param_groups, self._shards):
             flat = self._flat_grad(group, info["shard_numel"])
@@ -174,7 +164,6 @@ class ShardedAdamW(torch.optim.Optimizer):
             for param in group["params"]:
                 param.copy_(full[offset : offset + param.numel()].view_as(param))
                 offset += param.numel()
-        return loss
 
     def _clip(self, grad_shards: list[torch.Tensor], max_norm: float) -> None:
         squares = torch.stack([g.float().pow(2).sum() for g in grad_shards]).sum()
