@@ -34,7 +34,7 @@ from tyr.data import (
     prepare,
 )
 from tyr.data.manifest import sha256_file
-from tyr.data.packing import bos_rows, stream_rows, with_bos
+from tyr.data.packing import bos_rows, stream_rows
 from tyr.data.schedule import batch_streams, owned_streams
 
 REPO = Path(__file__).resolve().parents[1]

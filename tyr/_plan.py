@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from tyr._annotations import Computed, DimHint, Hint, Named, OptionalHint, TensorHint, TupleHint, Variadic, read_hint
+from tyr._annotations import Computed, DimHint, Hint, Named, OptionalHint, TupleHint, Variadic, read_hint
 from tyr._errors import AnnotationError
 
 

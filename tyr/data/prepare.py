@@ -1,5 +1,3 @@
-# mypy: disable-error-code="import-untyped"
-# (tqdm ships no type stubs)
 """Turn a text corpus into Parquet shards with a train/validation split.
 
 `prepare` reads the corpus three times, one file at a time, and never holds more than a
@@ -34,7 +32,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import shutil
 import tempfile
 import urllib.error
 import urllib.request
@@ -58,7 +55,6 @@ from tyr.data.errors import (
     InputError,
 )
 from tyr.data.manifest import (
-    MANIFEST_FILE,
     Column,
     Manifest,
     RowGroupInfo,
