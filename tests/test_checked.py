@@ -455,3 +455,20 @@ def test_malformed_annotations_are_reported_at_decoration() -> None:
 
     with pytest.raises(tyr.AnnotationError, match="at most one"):
         Tensor[*Batch, D, *Batch]  # type: ignore[misc]
+
+
+def test_methods_using_some_of_the_class_dims_take_the_fast_path() -> None:
+    @checked
+    class Two(nn.Module, Generic[D, N]):
+        def __init__(self, d: Dim[D], n: Dim[N]) -> None:
+            super().__init__()
+
+        def forward(self, x: Tensor[B, D]) -> Tensor[B, D]:
+            return x
+
+    two = Two(3, 4)
+    assert two.__tyr_dims__ == {"D": 3, "N": 4}
+    assert "_cd['D']" in Two.forward.__tyr_source__
+    two(torch.zeros(2, 3))
+    with raises("dimension 1 \\(D\\) has size 4, but D = 3 was bound by the Two instance's constructor"):
+        two(torch.zeros(2, 4))

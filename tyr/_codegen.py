@@ -307,11 +307,14 @@ def _fast_body(plan: Plan, names: dict[str, Any], call: str, arguments: str, fir
     if plan.same_device:
         emitter.emit("_device = None")
     if plan.class_dims and not plan.binds_class_dims:
-        emitter.emit(f"_cd = getattr({first}, '__tyr_dims__', None)")
-        emitter.emit(f"if _cd is None or len(_cd) != {len(plan.class_dims)}: return _reference({call})")
+        # Sizes the instance was built with; an instance without them binds per call instead.
+        emitter.emit("try:")
+        emitter.emit(f"    _cd = {first}.__dict__['__tyr_dims__']")
         for name in sorted(plan.class_dims):
-            emitter.emit(f"d_{name} = _cd[{name!r}]")
+            emitter.emit(f"    d_{name} = _cd[{name!r}]")
             emitter.bound.add(name)
+        emitter.emit("except (AttributeError, KeyError):")
+        emitter.emit(f"    return _reference({call})")
     for slot in plan.params:
         assert slot.name is not None
         emitter.check(slot.name, slot.hint)
