@@ -22,9 +22,12 @@ dispatches on full names; each concern lives in its own module:
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
+from typing import Any
 
 from mypy.nodes import MypyFile, TypeInfo
 from mypy.options import Options
@@ -36,13 +39,28 @@ from mypy.plugin import (
     MethodContext,
     MethodSigContext,
     Plugin,
+    ReportConfigContext,
 )
 from mypy.types import FunctionLike, Type
 
-from tyr.mypy_plugin import _annotations, _calls, _dims, _names, _tensors
+from tyr.mypy_plugin import _annotations, _calls, _dims, _functions, _modules, _names, _tensors
 
 # Callees from these packages never have shaped signatures (torch's are handled by name).
 _NO_SHAPES = frozenset(sys.stdlib_module_names) | {"builtins", "typing_extensions", "mypy", "torch", "numpy", "_typeshed"}
+
+
+def _source_digest() -> str:
+    """A digest of the plugin's own code and the shape rules it applies.
+
+    mypy's cache records it for every module, so cached results are thrown away when
+    tyr's static checking changes (mypy only watches the plugin's entry module itself).
+    """
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted([*root.glob("mypy_plugin/*.py"), *root.glob("shape_rules/*.py"), root / "_symbolic.py"]):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 _TENSOR_ATTRIBUTES = frozenset({"shape", "T", "mT", "H", "mH", "data", "grad", "ndim"})
@@ -54,6 +72,10 @@ class TyrPlugin(Plugin):
         self._infos: dict[str, TypeInfo] = {}
         self._pending = _calls.PendingCalls()
         self._tensor_classes: dict[str, bool] = {_names.TENSOR: True, _names.TENSOR_BASE: True}
+        self._module_classes: dict[str, bool] = {}
+
+    def report_config_data(self, ctx: ReportConfigContext) -> Any:
+        return _DIGEST
 
     def set_modules(self, modules: dict[str, MypyFile]) -> None:
         super().set_modules(modules)
@@ -86,17 +108,26 @@ class TyrPlugin(Plugin):
         return partial(_calls.function_signature_hook, pending=self._pending, lookup=self.lookup_info)
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        if fullname in _functions.FUNCTIONS:
+            return partial(_functions.function_hook, fullname=fullname, lookup=self.lookup_info)
+        if fullname in _modules.CONSTRUCTORS:
+            return partial(_modules.constructor_hook, fullname=fullname, lookup=self.lookup_info)
         if _top_level(fullname) in _NO_SHAPES:
             return None
         return partial(_calls.call_hook, pending=self._pending, lookup=self.lookup_info)
 
     def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
+        owner, _, method = fullname.rpartition(".")
+        if method == "__call__" and self._is_module_class(owner):
+            return partial(_modules.call_signature_hook, pending=self._pending, lookup=self.lookup_info)
         if _top_level(fullname) in _NO_SHAPES:
             return None
         return partial(_calls.method_signature_hook, pending=self._pending, lookup=self.lookup_info)
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         owner, _, method = fullname.rpartition(".")
+        if method == "__call__" and self._is_module_class(owner):
+            return partial(_modules.call_hook, pending=self._pending, lookup=self.lookup_info)
         if self._is_tensor_class(owner):
             if method in _tensors.METHODS:
                 return partial(_tensors.method_hook, method=method, lookup=self.lookup_info)
@@ -113,6 +144,14 @@ class TyrPlugin(Plugin):
             return partial(_tensors.attribute_hook, attribute=attribute, lookup=self.lookup_info)
         return None
 
+    def _is_module_class(self, fullname: str) -> bool:
+        known = self._module_classes.get(fullname)
+        if known is None:
+            info = self.lookup_info(fullname)
+            known = info is not None and info.has_base(_names.MODULE)
+            self._module_classes[fullname] = known
+        return known
+
     def _is_tensor_class(self, fullname: str) -> bool:
         known = self._tensor_classes.get(fullname)
         if known is None:
@@ -120,6 +159,9 @@ class TyrPlugin(Plugin):
             known = info is not None and info.has_base(_names.TENSOR_BASE)
             self._tensor_classes[fullname] = known
         return known
+
+
+_DIGEST = _source_digest()
 
 
 def _top_level(fullname: str) -> str:

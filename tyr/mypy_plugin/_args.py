@@ -11,10 +11,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mypy.nodes import ARG_STAR, ARG_STAR2, ArgKind, Context, Expression, IntExpr, ListExpr, NameExpr, StrExpr, TupleExpr, UnaryExpr
+from mypy.nodes import (
+    ARG_STAR,
+    ARG_STAR2,
+    ArgKind,
+    Context,
+    Expression,
+    FloatExpr,
+    GeneratorExpr,
+    IntExpr,
+    ListComprehension,
+    ListExpr,
+    NameExpr,
+    StarExpr,
+    StrExpr,
+    TupleExpr,
+    UnaryExpr,
+)
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
 from mypy.checker import TypeChecker
-from mypy.types import AnyType, Instance, LiteralType, ProperType, TupleType, Type, UnionType, get_proper_type
+from mypy.types import AnyType, Instance, LiteralType, NoneType, ProperType, TupleType, Type, UnionType, get_proper_type
 
 from tyr._symbolic import Expr, const
 from tyr.mypy_plugin import _errors, _names
@@ -74,6 +90,18 @@ class Call:
         """All arguments in the order of the signature's parameters."""
         return [a for actuals in self._formals.values() for a in actuals]
 
+    def drop(self, *names: str) -> None:
+        """Forget the first of `names` that was given (a function's tensor argument, read as a receiver)."""
+        for name in names:
+            if self._formals.get(name):
+                del self._formals[name]
+                return
+
+    def is_none(self, actual: Actual) -> bool:
+        if isinstance(actual.expr, NameExpr) and actual.expr.fullname == "builtins.None":
+            return True
+        return isinstance(get_proper_type(actual.type), NoneType)
+
     # -- values -------------------------------------------------------------------------------
 
     def type_of(self, expr: Expression) -> Type | None:
@@ -102,15 +130,16 @@ class Call:
 
     def str_arg(self, *names: str) -> str | None:
         actuals = self.actuals(*names)
-        if not actuals:
-            return None
-        t = get_proper_type(actuals[0].type)
+        return self.str_of(actuals[0]) if actuals else None
+
+    def str_of(self, actual: Actual) -> str | None:
+        t = get_proper_type(actual.type)
         if isinstance(t, Instance) and t.last_known_value is not None:
             t = t.last_known_value
         if isinstance(t, LiteralType) and isinstance(t.value, str):
             return t.value
-        if isinstance(actuals[0].expr, StrExpr):
-            return actuals[0].expr.value
+        if isinstance(actual.expr, StrExpr):
+            return actual.expr.value
         return None
 
     def int_of(self, actual: Actual) -> int | None:
@@ -175,6 +204,25 @@ class Call:
             return out
         return None
 
+    def ints_of(self, actual: Actual) -> list[int] | None:
+        items = self.sequence_of(actual)
+        if items is None:
+            return None
+        out = []
+        for item in items:
+            value = item.const_value if item is not None else None
+            if value is None:
+                return None
+            out.append(value)
+        return out
+
+    def float_of(self, actual: Actual) -> float | None:
+        expr = actual.expr
+        if isinstance(expr, FloatExpr):
+            return expr.value
+        value = self.int_of(actual)
+        return float(value) if value is not None else None
+
     def ints_arg(self, *names: str) -> list[int] | None:
         """Int constants given as `*dims` or one sequence (`permute(0, 2, 1)`, `sum(dim=(1, 2))`)."""
         sizes = self.sizes_arg(*names)
@@ -232,7 +280,9 @@ class Call:
         actuals = self.actuals(*names)
         if len(actuals) != 1:
             return None
-        actual = actuals[0]
+        return self.sequence_shapes(actuals[0])
+
+    def sequence_shapes(self, actual: Actual) -> list[MaybeShape] | None:
         t = get_proper_type(actual.type)
         if isinstance(t, TupleType):
             return [self.shape_of(Actual(item, actual.expr, actual.kind)) for item in t.items]
@@ -252,6 +302,12 @@ class Call:
         actuals = self.actuals(*names)
         if len(actuals) != 1:
             raise NotKnown
+        expr = actuals[0].expr
+        if isinstance(expr, (ListComprehension, GeneratorExpr)):
+            generator = expr.generator if isinstance(expr, ListComprehension) else expr
+            item_type = self.type_of(generator.left_expr)
+            if item_type is not None:
+                return self.shape_of(Actual(item_type, generator.left_expr, actuals[0].kind))
         t = get_proper_type(actuals[0].type)
         if isinstance(t, Instance) and len(t.args) == 1:
             return self.shape_of(Actual(t.args[0], actuals[0].expr, actuals[0].kind))
@@ -290,8 +346,6 @@ def _is_none(actual: Actual) -> bool:
 
 
 def _is_starred(expr: Expression) -> bool:
-    from mypy.nodes import StarExpr
-
     return isinstance(expr, StarExpr)
 
 
@@ -323,10 +377,3 @@ def _returns_tensor(t: Type) -> bool:
     p = get_proper_type(t)
     return isinstance(p, Instance) and p.type.fullname == _names.TENSOR
 
-
-def is_any(t: Type) -> bool:
-    return isinstance(get_proper_type(t), AnyType)
-
-
-def expr_of(sizes: Sequence[Size]) -> list[Expr | None]:
-    return list(sizes)

@@ -112,6 +112,8 @@ def bind_call(
     context: Context,
     lookup: Lookup,
     callee: str | None = None,
+    *,
+    prefix: str = "",
 ) -> Type:
     """Match the arguments (grouped by formal) against `signature`, report mismatches, return the result type.
 
@@ -129,7 +131,7 @@ def bind_call(
             binder.pair(param, actual, where)
     binder.solve_deferred()
     for message in binder.errors:
-        api.fail(message, context, code=_errors.SHAPE)
+        api.fail(prefix + message, context, code=_errors.SHAPE)
     return normalise(expand_type(return_type, binder.environment()), scope)
 
 

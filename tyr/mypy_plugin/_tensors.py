@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from mypy.nodes import ARG_POS, EllipsisExpr, Expression, NameExpr, SliceExpr, TupleExpr
 from mypy.plugin import AttributeContext, MethodContext
 from mypy.types import Instance, TupleType, Type, UnionType, get_proper_type
 
 from tyr import shape_rules as rules
 from tyr.mypy_plugin import _names
 from tyr.mypy_plugin._errors import SHAPE
-from tyr.mypy_plugin._args import MISSING, Call, NotKnown
+from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
 from tyr.mypy_plugin._types import Lookup, NotATensor, Scope
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Variadic
 from tyr.shape_rules.core import locate
@@ -354,10 +355,45 @@ def _iter(call: Call, shape: MaybeShape) -> Type:
 
 
 def _index(call: Call, shape: MaybeShape) -> Type:
-    index = getattr(rules, "index", None)
-    if index is None:
+    actuals = call.actuals("indices", "#0")
+    if len(actuals) != 1:
         raise NotKnown
-    return call.default
+    expr = actuals[0].expr
+    parts = expr.items if isinstance(expr, TupleExpr) else [expr]
+    return call.tensor(rules.index(shape, [_index_item(call, part) for part in parts]))
+
+
+def _index_item(call: Call, expr: Expression) -> rules.IndexItem:
+    if isinstance(expr, SliceExpr):
+        return slice(_bound(call, expr.begin_index), _bound(call, expr.end_index), _bound(call, expr.stride))
+    if isinstance(expr, EllipsisExpr):
+        return Ellipsis
+    if isinstance(expr, NameExpr) and expr.fullname in ("builtins.None", "builtins.True", "builtins.False"):
+        return None if expr.fullname == "builtins.None" else expr.fullname == "builtins.True"
+    bound = _bound(call, expr)
+    if bound is None:
+        raise NotKnown
+    return bound
+
+
+def _bound(call: Call, expr: Expression | None) -> rules.Bound:
+    if expr is None:
+        return None
+    t = call.type_of(expr)
+    if t is None:
+        raise NotKnown
+    size = call.size_of(Actual(t, expr, ARG_POS))
+    if size is not None:
+        value = size.const_value
+        return value if value is not None else size
+    if _is_int(t):
+        return rules.UNKNOWN
+    raise NotKnown
+
+
+def _is_int(t: Type) -> bool:
+    p = get_proper_type(t)
+    return isinstance(p, Instance) and (p.type.fullname in (_names.INT, "torch.SymInt") or p.type.has_base(_names.INT))
 
 
 _SAME_SHAPE = """

@@ -1,0 +1,410 @@
+"""`torch.*` and `torch.nn.functional.*`: each result shape comes from a rule in `tyr.shape_rules`.
+
+Functions are looked up by the full name mypy gives the callee (`torch.randn` is
+`torch._C._VariableFunctions.randn`, `F.linear` is `torch._C._nn.linear`).  A
+function that is a tensor method in another form (`torch.transpose(x, 0, 1)`)
+reuses the method's handler with its first argument as the receiver.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from mypy.plugin import FunctionContext
+from mypy.types import Type
+
+from tyr import shape_rules as rules
+from tyr.mypy_plugin import _tensors
+from tyr.mypy_plugin._args import MISSING, Call, NotKnown
+from tyr.mypy_plugin._types import Lookup, Scope
+from tyr.shape_rules import MaybeShape, ShapeRuleError, Size
+
+FunctionHandler = Callable[[Call], Type]
+
+_VF = "torch._C._VariableFunctions."
+_NN = "torch._C._nn."
+_F = "torch.nn.functional."
+_TF = "torch.functional."
+
+
+def function_hook(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Type:
+    handler = FUNCTIONS[fullname]
+    call = Call(ctx, Scope(lookup), fullname.rpartition(".")[2])
+    try:
+        return handler(call)
+    except NotKnown:
+        return call.default
+    except ShapeRuleError as err:
+        return call.fail(err)
+
+
+def _as_method(method: str, receiver: tuple[str, ...] = ("input", "self", "tensor")) -> FunctionHandler:
+    """`torch.f(x, ...)` handled as `x.f(...)`."""
+    handler = _tensors.METHODS[method]
+
+    def function(call: Call) -> Type:
+        actuals = call.actuals(*receiver)
+        if not actuals:
+            raise NotKnown
+        shape = call.shape_of(actuals[0])
+        call.drop(*receiver)
+        return handler(call, shape)
+
+    return function
+
+
+# -- creation -------------------------------------------------------------------------------------
+
+
+def _sized(call: Call) -> Type:
+    sizes = call.sizes_arg("size")
+    if sizes is None:
+        raise NotKnown
+    return call.tensor(_creation_shape(sizes, call.op))
+
+
+def _creation_shape(sizes: list[Size], op: str) -> MaybeShape:
+    for i, size in enumerate(sizes):
+        value = size.const_value if size is not None else None
+        if value is not None and value < 0:
+            raise ShapeRuleError(f"{op}: size {value} at index {i} is negative")
+    return tuple(sizes)
+
+
+def _like(call: Call) -> Type:
+    return call.tensor(call.tensor_arg("input", "self"))
+
+
+def _arange(call: Call) -> Type:
+    start = call.actuals("start")
+    end = call.actuals("end")
+    step = call.actuals("step")
+    if not end:
+        raise NotKnown
+    stop = call.size_of(end[0])
+    begin = call.size_of(start[0]) if start else None
+    stride = call.int_of(step[0]) if step else 1
+    if not start:
+        if stop is not None and (stop.const_value or 0) < 0:
+            raise ShapeRuleError(f"arange: end {stop} is negative, so the range is empty the wrong way")
+        return call.tensor((stop,))
+    if begin is None or stop is None or stride != 1:
+        return call.tensor((None,))
+    return call.tensor((stop - begin,))
+
+
+def _eye(call: Call) -> Type:
+    n = call.actuals("n")
+    m = call.actuals("m")
+    if not n:
+        raise NotKnown
+    rows = call.size_of(n[0])
+    return call.tensor((rows, call.size_of(m[0]) if m else rows))
+
+
+def _linspace(call: Call) -> Type:
+    steps = call.actuals("steps")
+    if not steps:
+        raise NotKnown
+    return call.tensor((call.size_of(steps[0]),))
+
+
+# -- joining and splitting ------------------------------------------------------------------------
+
+
+def _cat(call: Call) -> Type:
+    dim = call.int_arg("dim", default=0)
+    if not isinstance(dim, int):
+        raise NotKnown
+    shapes = call.tensor_list_arg("tensors")
+    if shapes is None:
+        return call.tensor(_repeated(call, rules.cat_repeated, dim))
+    return call.tensor(rules.cat(shapes, dim))
+
+
+def _stack(call: Call) -> Type:
+    dim = call.int_arg("dim", default=0)
+    if not isinstance(dim, int):
+        raise NotKnown
+    shapes = call.tensor_list_arg("tensors")
+    if shapes is None:
+        return call.tensor(_repeated(call, rules.stack_repeated, dim))
+    return call.tensor(rules.stack(shapes, dim))
+
+
+def _repeated(call: Call, rule: Callable[[MaybeShape, Size, int], MaybeShape], dim: int) -> MaybeShape:
+    """`cat`/`stack` of a list of unknown length: the element shape is known, their number is not."""
+    return rule(call.element_shape("tensors"), None, dim)
+
+
+def _where(call: Call) -> Type:
+    if not call.given("input", "self"):
+        return call.default  # torch.where(condition): a tuple of index tensors
+    return call.tensor(
+        rules.where(call.tensor_arg("condition"), call.tensor_arg("input", "self"), call.tensor_arg("other"))
+    )
+
+
+def _einsum(call: Call) -> Type:
+    args = call.actuals("args")
+    equation = call.str_of(args[0]) if args else None
+    if equation is None:
+        raise NotKnown
+    operands = args[1:]
+    if len(operands) == 1:
+        listed = call.sequence_shapes(operands[0])
+        if listed is not None:
+            return call.tensor(rules.einsum(equation, listed))
+    return call.tensor(rules.einsum(equation, [call.shape_of(a) for a in operands]))
+
+
+def _broadcast_tensors(call: Call) -> Type:
+    shapes = [call.shape_of(a) for a in call.actuals("tensors")]
+    out = rules.broadcast_shapes(*shapes, op="broadcast_tensors")
+    return call.tensors([out] * len(shapes))
+
+
+# -- torch.nn.functional --------------------------------------------------------------------------
+
+
+def _linear(call: Call) -> Type:
+    bias = call.actuals("bias")
+    bias_shape = call.shape_of(bias[0]) if bias and not call.is_none(bias[0]) else None
+    has_bias = bool(bias) and not call.is_none(bias[0])
+    return call.tensor(
+        rules.linear(call.tensor_arg("input"), call.tensor_arg("weight"), bias_shape, has_bias=has_bias)
+    )
+
+
+def _same(call: Call) -> Type:
+    return call.tensor(call.tensor_arg("input", "self", "x"))
+
+
+def _along(call: Call) -> Type:
+    shape = call.tensor_arg("input", "self")
+    dim = call.int_arg("dim", default=None)
+    if dim is None:
+        return call.tensor(shape)
+    if not isinstance(dim, int):
+        raise NotKnown
+    return call.tensor(rules.along_dim(shape, dim, op=call.op))
+
+
+def _int_or_ints(call: Call, name: str, default: object) -> int | tuple[int, ...] | object:
+    actuals = call.actuals(name)
+    if not actuals or call.is_none(actuals[0]):
+        return default
+    value = call.int_of(actuals[0])
+    if value is not None:
+        return value
+    items = call.ints_of(actuals[0])
+    if items is None:
+        raise NotKnown
+    return tuple(items)
+
+
+def _conv(n: int) -> FunctionHandler:
+    def handler(call: Call) -> Type:
+        bias = call.actuals("bias")
+        padding = call.str_arg("padding")
+        return call.tensor(
+            rules.conv_nd(
+                call.tensor_arg("input"),
+                call.tensor_arg("weight"),
+                call.shape_of(bias[0]) if bias and not call.is_none(bias[0]) else None,
+                stride=_int_or_ints(call, "stride", 1),  # type: ignore[arg-type]
+                padding=padding if padding in ("same", "valid") else _int_or_ints(call, "padding", 0),  # type: ignore[arg-type]
+                dilation=_int_or_ints(call, "dilation", 1),  # type: ignore[arg-type]
+                groups=call.int_arg("groups", default=1),  # type: ignore[arg-type]
+                n=n,
+            )
+        )
+
+    return handler
+
+
+def _conv_transpose(n: int) -> FunctionHandler:
+    def handler(call: Call) -> Type:
+        bias = call.actuals("bias")
+        return call.tensor(
+            rules.conv_transpose_nd(
+                call.tensor_arg("input"),
+                call.tensor_arg("weight"),
+                call.shape_of(bias[0]) if bias and not call.is_none(bias[0]) else None,
+                stride=_int_or_ints(call, "stride", 1),  # type: ignore[arg-type]
+                padding=_int_or_ints(call, "padding", 0),  # type: ignore[arg-type]
+                output_padding=_int_or_ints(call, "output_padding", 0),  # type: ignore[arg-type]
+                groups=call.int_arg("groups", default=1),  # type: ignore[arg-type]
+                dilation=_int_or_ints(call, "dilation", 1),  # type: ignore[arg-type]
+                n=n,
+            )
+        )
+
+    return handler
+
+
+def _pool(n: int, kind: str) -> FunctionHandler:
+    def handler(call: Call) -> Type:
+        kernel = _int_or_ints(call, "kernel_size", MISSING)
+        if kernel is MISSING:
+            raise NotKnown
+        if call.bool_arg("return_indices", default=False):
+            raise NotKnown
+        return call.tensor(
+            rules.pool_nd(
+                call.tensor_arg("input"),
+                kernel,  # type: ignore[arg-type]
+                _int_or_ints(call, "stride", None),  # type: ignore[arg-type]
+                _int_or_ints(call, "padding", 0),  # type: ignore[arg-type]
+                _int_or_ints(call, "dilation", 1),  # type: ignore[arg-type]
+                call.bool_arg("ceil_mode", default=False),
+                n=n,
+                kind=kind,  # type: ignore[arg-type]
+            )
+        )
+
+    return handler
+
+
+def _pad(call: Call) -> Type:
+    sizes = call.sizes_arg("pad")
+    if sizes is None:
+        raise NotKnown
+    mode = call.str_arg("mode") or "constant"
+    return call.tensor(rules.pad(call.tensor_arg("input"), sizes, mode))
+
+
+def _interpolate(call: Call) -> Type:
+    shape = call.tensor_arg("input")
+    size_actuals = call.actuals("size")
+    size: Size | list[Size] | None = None
+    if size_actuals and not call.is_none(size_actuals[0]):
+        listed = call.sequence_of(size_actuals[0])
+        size = listed if listed is not None else call.size_of(size_actuals[0])
+        if size is None:
+            raise NotKnown
+    scale = call.actuals("scale_factor")
+    factor: float | list[float] | None = None
+    if scale and not call.is_none(scale[0]):
+        factor = call.float_of(scale[0])
+        if factor is None:
+            raise NotKnown
+    mode = call.str_arg("mode") or "nearest"
+    return call.tensor(rules.interpolate(shape, size, factor, mode))
+
+
+FUNCTIONS: dict[str, FunctionHandler] = {}
+
+for _name in ("randn", "rand", "zeros", "ones", "empty", "full", "randint"):
+    FUNCTIONS[_VF + _name] = _sized
+for _name in ("randn_like", "rand_like", "zeros_like", "ones_like", "empty_like", "full_like", "randint_like"):
+    FUNCTIONS[_VF + _name] = _like
+FUNCTIONS[_VF + "arange"] = _arange
+FUNCTIONS[_VF + "eye"] = _eye
+FUNCTIONS[_VF + "linspace"] = _linspace
+FUNCTIONS[_VF + "logspace"] = _linspace
+FUNCTIONS[_VF + "cat"] = _cat
+FUNCTIONS[_VF + "concat"] = _cat
+FUNCTIONS[_VF + "concatenate"] = _cat
+FUNCTIONS[_VF + "stack"] = _stack
+FUNCTIONS[_VF + "where"] = _where
+FUNCTIONS[_TF + "einsum"] = _einsum
+FUNCTIONS[_TF + "broadcast_tensors"] = _broadcast_tensors
+FUNCTIONS[_TF + "split"] = _as_method("split", ("tensor",))
+
+for _method in (
+    "outer",
+    "chunk",
+    "unbind",
+    "matmul",
+    "mm",
+    "bmm",
+    "transpose",
+    "swapaxes",
+    "swapdims",
+    "permute",
+    "flatten",
+    "unflatten",
+    "reshape",
+    "squeeze",
+    "unsqueeze",
+    "sum",
+    "nansum",
+    "mean",
+    "nanmean",
+    "prod",
+    "std",
+    "var",
+    "logsumexp",
+    "amax",
+    "amin",
+    "any",
+    "all",
+    "count_nonzero",
+    "max",
+    "min",
+    "argmax",
+    "argmin",
+    "softmax",
+    "log_softmax",
+    "cumsum",
+    "cumprod",
+    "sort",
+    "argsort",
+    "topk",
+    "masked_fill",
+    "t",
+    *_tensors._SAME_SHAPE,
+    *_tensors._BINARY,
+):
+    if _method in _tensors.METHODS and not _method.startswith("_"):
+        FUNCTIONS[_VF + _method] = _as_method(_method)
+FUNCTIONS[_TF + "norm"] = _as_method("norm")
+
+FUNCTIONS[_NN + "linear"] = _linear
+for _name in (
+    "relu",
+    "relu6",
+    "silu",
+    "mish",
+    "elu",
+    "selu",
+    "celu",
+    "leaky_relu",
+    "hardtanh",
+    "hardswish",
+    "hardsigmoid",
+    "sigmoid",
+    "tanh",
+    "logsigmoid",
+    "softsign",
+    "softplus",
+    "tanhshrink",
+    "softshrink",
+    "hardshrink",
+    "dropout",
+    "alpha_dropout",
+    "feature_alpha_dropout",
+    "threshold",
+    "rrelu",
+):
+    FUNCTIONS[_F + _name] = _same
+for _name in ("gelu", "log_sigmoid", "softplus", "hardtanh", "leaky_relu", "elu"):
+    FUNCTIONS[_NN + _name] = _same
+for _name in ("softmax", "log_softmax", "softmin", "normalize"):
+    FUNCTIONS[_F + _name] = _along
+FUNCTIONS[_VF + "conv1d"] = _conv(1)
+FUNCTIONS[_VF + "conv2d"] = _conv(2)
+FUNCTIONS[_VF + "conv3d"] = _conv(3)
+FUNCTIONS[_VF + "conv_transpose1d"] = _conv_transpose(1)
+FUNCTIONS[_VF + "conv_transpose2d"] = _conv_transpose(2)
+FUNCTIONS[_VF + "conv_transpose3d"] = _conv_transpose(3)
+FUNCTIONS[_F + "max_pool1d"] = _pool(1, "max")
+FUNCTIONS[_F + "max_pool2d"] = _pool(2, "max")
+FUNCTIONS[_F + "max_pool3d"] = _pool(3, "max")
+FUNCTIONS[_VF + "avg_pool1d"] = _pool(1, "avg")
+FUNCTIONS[_NN + "avg_pool2d"] = _pool(2, "avg")
+FUNCTIONS[_NN + "avg_pool3d"] = _pool(3, "avg")
+FUNCTIONS[_NN + "pad"] = _pad
+FUNCTIONS[_F + "pad"] = _pad
+FUNCTIONS[_F + "interpolate"] = _interpolate

@@ -1,0 +1,626 @@
+"""`torch.nn` modules: sizes from the constructor into the type, and `module(x)` routed to `forward`.
+
+* Constructing a sized torch module binds its type arguments from the arguments
+  (`nn.Linear(784, 256)` is `Linear[784, 256]`, `nn.Conv2d(3, 16, 3, padding=1)`
+  carries its channels and geometry); `SPECS` says which argument binds which
+  type argument.
+* `module(x)` is routed to the module's `forward`: for torch's modules, to the
+  shape rule of the matching functional op (`nn.Linear` is `F.linear` with a
+  weight of shape `(Out, In)`); for a user's module, to its annotated `forward`,
+  bound like any shaped call (`_calls`), its class's size variables substituted by
+  the instance's type arguments; `nn.Sequential` chains its layers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from mypy.expandtype import freshen_function_type_vars
+from mypy.maptype import map_instance_to_supertype
+from mypy.nodes import Context, TypeInfo
+from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext, MethodSigContext
+from mypy.subtypes import find_member
+from mypy.types import (
+    AnyType,
+    CallableType,
+    FunctionLike,
+    Instance,
+    LiteralType,
+    NoneType,
+    TupleType,
+    Type,
+    TypeVarTupleType,
+    UnpackType,
+    get_proper_type,
+)
+
+from tyr import shape_rules as rules
+from tyr.mypy_plugin import _calls, _errors, _names
+from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
+from tyr.mypy_plugin._types import UNKNOWN, Lookup, NotATensor, Scope, unknown_rank
+from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, Variadic
+from tyr.shape_rules import nn_functional as nnf
+
+_NN = "torch.nn.modules."
+
+# -- constructors ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Param:
+    """How one type argument of a module class is read from a constructor argument."""
+
+    names: tuple[str, ...]
+    kind: str  # "size": a size; "sizes": an int or sequence of sizes (a TypeVarTuple); "static": a constant
+    default: object = MISSING
+
+
+def _size(*names: str) -> Param:
+    return Param(names, "size")
+
+
+def _sizes(*names: str) -> Param:
+    return Param(names, "sizes")
+
+
+def _static(*names: str, default: object = MISSING) -> Param:
+    return Param(names, "static", default)
+
+
+Forward = Callable[["Module", Sequence[Type]], Type]
+
+
+@dataclass(frozen=True)
+class Spec:
+    params: tuple[Param, ...]
+    forward: Forward
+
+
+@dataclass
+class Module:
+    """A torch module instance whose class has a `Spec`: its type arguments, read as sizes and constants."""
+
+    instance: Instance
+    info: TypeInfo
+    args: list[Type]
+    scope: Scope
+
+    def size(self, index: int) -> Size:
+        return self.scope.size_of(self.args[index])
+
+    def static(self, index: int) -> object:
+        """A constant type argument as a Python value: an int, a tuple of ints (or sizes), a str, a bool, None."""
+        return _static_value(self.args[index], self.scope)
+
+    def int_or_ints(self, index: int) -> int | tuple[int, ...]:
+        value = self.static(index)
+        if isinstance(value, bool) or not (
+            isinstance(value, int) or (isinstance(value, tuple) and all(type(v) is int for v in value))
+        ):
+            raise NotKnown
+        return value
+
+    def sizes_per_dim(self, index: int, n: int) -> tuple[Size, ...]:
+        """A kernel size (an int, a `Dim` or a tuple of them) as one size per spatial dim."""
+        t = get_proper_type(self.args[index])
+        if isinstance(t, TupleType):
+            items = tuple(self.scope.size_of(i) for i in t.items)
+            if len(items) != n:
+                raise NotKnown
+            return items
+        size = self.scope.size_of(t)
+        if size is None:
+            raise NotKnown
+        return (size,) * n
+
+    def display(self) -> str:
+        shown = [_show_arg(a, self.scope) for a in self.args]
+        return f"{self.info.name}[{', '.join(shown)}]" if shown else self.info.name
+
+
+def _static_value(t: Type, scope: Scope) -> object:
+    p = get_proper_type(t)
+    if isinstance(p, LiteralType):
+        return p.value
+    if isinstance(p, NoneType):
+        return None
+    if isinstance(p, TupleType):
+        items = [_static_value(i, scope) for i in p.items]
+        return tuple(items)
+    size = scope.size_of(p)
+    if size is not None:
+        return size
+    raise NotKnown
+
+
+def _show_arg(t: Type, scope: Scope) -> str:
+    if isinstance(t, UnpackType):
+        inner = get_proper_type(t.type)
+        if isinstance(inner, TupleType):
+            return ", ".join(_show_arg(i, scope) for i in inner.items)
+        return "..."
+    p = get_proper_type(t)
+    if isinstance(p, TupleType):
+        return "(" + ", ".join(_show_arg(i, scope) for i in p.items) + ")"
+    if isinstance(p, LiteralType):
+        return repr(p.value) if isinstance(p.value, str) else str(p.value)
+    if isinstance(p, NoneType):
+        return "None"
+    size = scope.size_of(p)
+    return str(size) if size is not None else "?"
+
+
+def constructor_hook(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Type:
+    """`nn.Linear(784, 256)` is `Linear[784, 256]`: each type argument read from its constructor argument."""
+    spec = SPECS[fullname]
+    default = get_proper_type(ctx.default_return_type)
+    if not isinstance(default, Instance):
+        return ctx.default_return_type
+    scope = Scope(lookup)
+    call = Call(ctx, scope, fullname.rpartition(".")[2])
+    args: list[Type] = []
+    for param in spec.params:
+        if param.kind == "sizes":
+            args.extend(_constructor_sizes(call, param))
+        elif param.kind == "size":
+            actuals = call.actuals(*param.names)
+            args.append(scope.size_type(call.size_of(actuals[0])) if actuals else UNKNOWN)
+        else:
+            args.append(_constructor_static(call, param))
+    if len(args) != len(default.args) and not default.type.has_type_var_tuple_type:
+        return ctx.default_return_type
+    return default.copy_modified(args=args)
+
+
+def _constructor_sizes(call: Call, param: Param) -> list[Type]:
+    actuals = call.actuals(*param.names)
+    if not actuals:
+        return [unknown_rank(call.scope)]
+    items = call.sequence_of(actuals[0])
+    if items is None:
+        size = call.size_of(actuals[0])
+        if size is None:
+            return [unknown_rank(call.scope)]
+        items = [size]
+    return [call.scope.size_type(s) for s in items]
+
+
+def _constructor_static(call: Call, param: Param) -> Type:
+    actuals = call.actuals(*param.names)
+    if not actuals:
+        return _value_type(param.default, call.scope) if param.default is not MISSING else UNKNOWN
+    return _argument_type(call, actuals[0])
+
+
+def _argument_type(call: Call, actual: Actual) -> Type:
+    """The precise type of a constant argument: `Literal[3]`, `tuple[Literal[3], Literal[3]]`, `Literal["same"]`."""
+    if call.is_none(actual):
+        return NoneType()
+    flag = call.bool_of(actual)
+    if flag is not None:
+        return LiteralType(flag, call.scope.instance(_names.BOOL))
+    text = call.str_of(actual)
+    if text is not None:
+        return LiteralType(text, call.scope.instance(_names.STR))
+    items = call.sequence_of(actual)
+    if items is not None:
+        return TupleType([call.scope.size_type(s) for s in items], call.scope.instance(_names.TUPLE, [UNKNOWN]))
+    return call.scope.size_type(call.size_of(actual))
+
+
+def _value_type(value: object, scope: Scope) -> Type:
+    if value is None:
+        return NoneType()
+    if isinstance(value, bool):
+        return LiteralType(value, scope.instance(_names.BOOL))
+    if isinstance(value, int):
+        return scope.int_literal(value)
+    if isinstance(value, str):
+        return LiteralType(value, scope.instance(_names.STR))
+    return UNKNOWN
+
+
+# -- calls ----------------------------------------------------------------------------------------
+
+
+def _forward_owner(info: TypeInfo) -> TypeInfo | None:
+    """The class in the MRO whose `forward` a call runs."""
+    for base in info.mro:
+        if "forward" in base.names:
+            return base
+    return None
+
+
+def _spec_for(info: TypeInfo) -> tuple[str, Spec] | None:
+    owner = _forward_owner(info)
+    if owner is None:
+        return None
+    if owner.fullname in SPECS:
+        return owner.fullname, SPECS[owner.fullname]
+    if owner.fullname in SAME_SHAPE:
+        return owner.fullname, _SAME_SPEC
+    return None
+
+
+def _is_users(info: TypeInfo) -> bool:
+    owner = _forward_owner(info)
+    return owner is not None and not owner.module_name.startswith("torch")
+
+
+def call_signature_hook(ctx: MethodSigContext, pending: _calls.PendingCalls, lookup: Lookup) -> FunctionLike:
+    """`module(...)` is checked against `forward`'s signature (torch types `__call__` as `(...) -> Any`)."""
+    module = get_proper_type(ctx.type)
+    if not isinstance(module, Instance):
+        return ctx.default_signature
+    known = _spec_for(module.type)
+    owner = _forward_owner(module.type)
+    sequential = owner is not None and owner.fullname == _names.SEQUENTIAL
+    if known is None and not sequential and not _is_users(module.type):
+        return ctx.default_signature
+    forward = _forward_signature(module)
+    if forward is None:
+        return ctx.default_signature
+    if known is None and not sequential and isinstance(forward, CallableType):
+        return _calls.erase_signature(forward, ctx.context, pending, lookup)
+    return forward
+
+
+def _forward_signature(module: Instance) -> FunctionLike | None:
+    member = find_member("forward", module, module)
+    member = get_proper_type(member) if member is not None else None
+    if isinstance(member, CallableType):
+        return freshen_function_type_vars(member)
+    if isinstance(member, FunctionLike):
+        return member
+    return None
+
+
+def call_hook(ctx: MethodContext, pending: _calls.PendingCalls, lookup: Lookup) -> Type:
+    module = get_proper_type(ctx.type)
+    if not isinstance(module, Instance):
+        return ctx.default_return_type
+    owner = _forward_owner(module.type)
+    if owner is not None and owner.fullname == _names.SEQUENTIAL:
+        return sequential_hook(ctx, lookup)
+    known = _spec_for(module.type)
+    if known is None:
+        if _is_users(module.type):
+            return _calls.call_hook(ctx, pending, lookup)
+        return ctx.default_return_type
+    inputs: list[Type] = [types[0] if types else NoneType() for types in ctx.arg_types]
+    result = run_module(module, inputs, ctx.api, ctx.context, lookup, default=ctx.default_return_type)
+    return result
+
+
+def run_module(
+    module: Instance,
+    inputs: Sequence[Type],
+    api: CheckerPluginInterface,
+    context: Context,
+    lookup: Lookup,
+    *,
+    default: Type,
+    prefix: str = "",
+) -> Type:
+    """The result of calling `module` on `inputs` (one type per parameter of `forward`), errors reported."""
+    scope = Scope(lookup)
+    known = _spec_for(module.type)
+    if known is None:
+        if _is_users(module.type):
+            forward = _forward_signature(module)
+            if isinstance(forward, CallableType):
+                grouped = [[t] for t in inputs] + [[] for _ in range(len(forward.arg_types) - len(inputs))]
+                return _calls.bind_call(
+                    forward, grouped[: len(forward.arg_types)], forward.ret_type, api, context, lookup, prefix=prefix
+                )
+        return default
+    fullname, spec = known
+    info = lookup(fullname)
+    assert info is not None
+    args = list(map_instance_to_supertype(module, info).args) if info.type_vars else []
+    state = Module(module, info, args, scope)
+    try:
+        return spec.forward(state, inputs)
+    except NotKnown:
+        return default
+    except ShapeRuleError as err:
+        api.fail(f"{prefix}{err} (in {state.display()})", context, code=_errors.SHAPE)
+        return scope.tensor_type(None)
+
+
+# -- forward rules --------------------------------------------------------------------------------
+
+
+def _input(module: Module, inputs: Sequence[Type], index: int = 0) -> MaybeShape:
+    if index >= len(inputs):
+        raise NotKnown
+    try:
+        return module.scope.tensor_shape(inputs[index])
+    except NotATensor:
+        raise NotKnown from None
+
+
+def _same_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    return module.scope.tensor_type(_input(module, inputs))
+
+
+def _linear_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    weight = (module.size(1), module.size(0))
+    return module.scope.tensor_type(rules.linear(_input(module, inputs), weight))
+
+
+def _embedding_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    weight = (module.size(0), module.size(1))
+    return module.scope.tensor_type(nnf.embedding(_input(module, inputs), weight))
+
+
+def _normalized(module: Module) -> list[Size]:
+    shape = module.scope.shape_of_args(module.args)
+    if shape is None or any(isinstance(s, Variadic) for s in shape):
+        raise NotKnown
+    return [s for s in shape if not isinstance(s, Variadic)]
+
+
+def _layer_norm_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    return module.scope.tensor_type(nnf.layer_norm(_input(module, inputs), _normalized(module)))
+
+
+def _rms_norm_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    return module.scope.tensor_type(nnf.rms_norm(_input(module, inputs), _normalized(module)))
+
+
+def _group_norm_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    groups = module.static(0)
+    if type(groups) is not int:
+        raise NotKnown
+    channels = module.size(1)
+    return module.scope.tensor_type(nnf.group_norm(_input(module, inputs), groups, (channels,)))
+
+
+def _batch_norm_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    channels = module.size(0)
+    return module.scope.tensor_type(nnf.batch_norm(_input(module, inputs), (channels,)))
+
+
+def _conv_forward(n: int) -> Forward:
+    def forward(module: Module, inputs: Sequence[Type]) -> Type:
+        in_channels, out_channels = module.size(0), module.size(1)
+        kernel = module.sizes_per_dim(2, n)
+        groups = module.int_or_ints(6)
+        if not isinstance(groups, int):
+            raise NotKnown
+        per_group = in_channels // groups if in_channels is not None else None
+        padding = module.static(4)
+        return module.scope.tensor_type(
+            rules.conv_nd(
+                _input(module, inputs),
+                (out_channels, per_group, *kernel),
+                None,
+                stride=module.int_or_ints(3),
+                padding=padding if padding in ("same", "valid") else module.int_or_ints(4),
+                dilation=module.int_or_ints(5),
+                groups=groups,
+                n=n,
+            )
+        )
+
+    return forward
+
+
+def _conv_transpose_forward(n: int) -> Forward:
+    def forward(module: Module, inputs: Sequence[Type]) -> Type:
+        if len(inputs) > 1 and not isinstance(get_proper_type(inputs[1]), NoneType):
+            raise NotKnown  # an explicit output_size
+        in_channels, out_channels = module.size(0), module.size(1)
+        kernel = module.sizes_per_dim(2, n)
+        groups = module.int_or_ints(6)
+        if not isinstance(groups, int):
+            raise NotKnown
+        per_group = out_channels // groups if out_channels is not None else None
+        return module.scope.tensor_type(
+            rules.conv_transpose_nd(
+                _input(module, inputs),
+                (in_channels, per_group, *kernel),
+                None,
+                stride=module.int_or_ints(3),
+                padding=module.int_or_ints(4),
+                output_padding=module.int_or_ints(7),
+                groups=groups,
+                dilation=module.int_or_ints(5),
+                n=n,
+            )
+        )
+
+    return forward
+
+
+def _max_pool_forward(n: int) -> Forward:
+    def forward(module: Module, inputs: Sequence[Type]) -> Type:
+        stride = module.static(1)
+        out = rules.pool_nd(
+            _input(module, inputs),
+            module.int_or_ints(0),
+            None if stride is None else module.int_or_ints(1),
+            module.int_or_ints(2),
+            module.int_or_ints(3),
+            _flag(module.static(4)),
+            n=n,
+            kind="max",
+        )
+        if _flag(module.static(5)):
+            return TupleType(
+                [module.scope.tensor_type(out)] * 2, module.scope.instance(_names.TUPLE, [module.scope.tensor_type(None)])
+            )
+        return module.scope.tensor_type(out)
+
+    return forward
+
+
+def _avg_pool_forward(n: int) -> Forward:
+    def forward(module: Module, inputs: Sequence[Type]) -> Type:
+        stride = module.static(1)
+        out = rules.pool_nd(
+            _input(module, inputs),
+            module.int_or_ints(0),
+            None if stride is None else module.int_or_ints(1),
+            module.int_or_ints(2),
+            1,
+            _flag(module.static(3)),
+            n=n,
+            kind="avg",
+        )
+        return module.scope.tensor_type(out)
+
+    return forward
+
+
+def _flag(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise NotKnown
+    return value
+
+
+def _flatten_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    start, end = module.static(0), module.static(1)
+    if type(start) is not int or type(end) is not int:
+        raise NotKnown
+    return module.scope.tensor_type(rules.flatten(_input(module, inputs), start, end))
+
+
+_SAME_SPEC = Spec((), _same_forward)
+
+SAME_SHAPE = frozenset(
+    _NN + name
+    for name in (
+        "linear.Identity",
+        "dropout.Dropout",
+        "dropout.Dropout1d",
+        "dropout.Dropout2d",
+        "dropout.Dropout3d",
+        "dropout.AlphaDropout",
+        "dropout.FeatureAlphaDropout",
+        *(
+            "activation." + a
+            for a in (
+                "Threshold",
+                "ReLU",
+                "RReLU",
+                "Hardtanh",
+                "ReLU6",
+                "Sigmoid",
+                "Hardsigmoid",
+                "Tanh",
+                "SiLU",
+                "Mish",
+                "Hardswish",
+                "ELU",
+                "CELU",
+                "SELU",
+                "GELU",
+                "Hardshrink",
+                "LeakyReLU",
+                "LogSigmoid",
+                "Softplus",
+                "Softshrink",
+                "PReLU",
+                "Softsign",
+                "Tanhshrink",
+                "Softmin",
+                "Softmax",
+                "Softmax2d",
+                "LogSoftmax",
+            )
+        ),
+    )
+)
+
+_CONV = (
+    _size("in_channels"),
+    _size("out_channels"),
+    _static("kernel_size"),
+    _static("stride", default=1),
+    _static("padding", default=0),
+    _static("dilation", default=1),
+    _static("groups", default=1),
+)
+
+SPECS: dict[str, Spec] = {
+    _NN + "linear.Linear": Spec((_size("in_features"), _size("out_features")), _linear_forward),
+    _NN + "sparse.Embedding": Spec((_size("num_embeddings"), _size("embedding_dim")), _embedding_forward),
+    _NN + "normalization.LayerNorm": Spec((_sizes("normalized_shape"),), _layer_norm_forward),
+    _NN + "normalization.RMSNorm": Spec((_sizes("normalized_shape"),), _rms_norm_forward),
+    _NN + "normalization.GroupNorm": Spec((_static("num_groups"), _size("num_channels")), _group_norm_forward),
+    _NN + "batchnorm._BatchNorm": Spec((_size("num_features"),), _batch_norm_forward),
+    _NN + "batchnorm.BatchNorm1d": Spec((_size("num_features"),), _batch_norm_forward),
+    _NN + "batchnorm.BatchNorm2d": Spec((_size("num_features"),), _batch_norm_forward),
+    _NN + "batchnorm.BatchNorm3d": Spec((_size("num_features"),), _batch_norm_forward),
+    _NN + "batchnorm.SyncBatchNorm": Spec((_size("num_features"),), _batch_norm_forward),
+    _NN + "conv.Conv1d": Spec(_CONV, _conv_forward(1)),
+    _NN + "conv.Conv2d": Spec(_CONV, _conv_forward(2)),
+    _NN + "conv.Conv3d": Spec(_CONV, _conv_forward(3)),
+    _NN + "conv.ConvTranspose1d": Spec((*_CONV, _static("output_padding", default=0)), _conv_transpose_forward(1)),
+    _NN + "conv.ConvTranspose2d": Spec((*_CONV, _static("output_padding", default=0)), _conv_transpose_forward(2)),
+    _NN + "conv.ConvTranspose3d": Spec((*_CONV, _static("output_padding", default=0)), _conv_transpose_forward(3)),
+    _NN + "flatten.Flatten": Spec((_static("start_dim", default=1), _static("end_dim", default=-1)), _flatten_forward),
+}
+_POOL_MAX = (
+    _static("kernel_size"),
+    _static("stride", default=None),
+    _static("padding", default=0),
+    _static("dilation", default=1),
+    _static("ceil_mode", default=False),
+    _static("return_indices", default=False),
+)
+_POOL_AVG = (
+    _static("kernel_size"),
+    _static("stride", default=None),
+    _static("padding", default=0),
+    _static("ceil_mode", default=False),
+)
+for _n in (1, 2, 3):
+    SPECS[f"{_NN}pooling.MaxPool{_n}d"] = Spec(_POOL_MAX, _max_pool_forward(_n))
+    SPECS[f"{_NN}pooling.AvgPool{_n}d"] = Spec(_POOL_AVG, _avg_pool_forward(_n))
+
+CONSTRUCTORS = frozenset(name for name in SPECS if not name.rpartition(".")[2].startswith("_"))
+
+
+# -- nn.Sequential --------------------------------------------------------------------------------
+
+
+def sequential_hook(ctx: MethodContext, lookup: Lookup) -> Type:
+    """`seq(x)`: the input run through each layer in turn (unknown once a layer's output is unknown)."""
+    seq = get_proper_type(ctx.type)
+    if not isinstance(seq, Instance) or not ctx.arg_types or not ctx.arg_types[0]:
+        return ctx.default_return_type
+    layers = _layers(seq)
+    if layers is None:
+        return ctx.default_return_type
+    current = ctx.arg_types[0][0]
+    scope = Scope(lookup)
+    for index, layer in enumerate(layers):
+        layer_type = get_proper_type(layer)
+        if not isinstance(layer_type, Instance):
+            return scope.tensor_type(None)
+        prefix = f"layer {index} of nn.Sequential: "
+        current = run_module(
+            layer_type, [current], ctx.api, ctx.context, lookup, default=scope.tensor_type(None), prefix=prefix
+        )
+    return current
+
+
+def _layers(seq: Instance) -> list[Type] | None:
+    layers: list[Type] = []
+    for arg in seq.args:
+        if isinstance(arg, UnpackType):
+            inner = get_proper_type(arg.type)
+            if isinstance(inner, TupleType):
+                layers.extend(inner.items)
+                continue
+            if isinstance(inner, TypeVarTupleType):
+                return None
+            return None
+        if isinstance(get_proper_type(arg), AnyType):
+            return None
+        layers.append(arg)
+    return layers
