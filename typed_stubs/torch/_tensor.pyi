@@ -6,8 +6,9 @@
 # which is compatible with every shaped tensor both ways, so every torch API typed with
 # the bare `Tensor` keeps working.  The methods below are those torch/_tensor.py defines
 # on top of `torch._C.TensorBase`, typed as torch types them (untyped where torch leaves
-# them untyped).  `split` and `unflatten` are left to TensorBase's typed overloads, so
-# that they are usable in strict code; the plugin gives their results shapes.
+# them untyped), except that `backward` is typed, and `split` and `unflatten` are left
+# to TensorBase's typed overloads, so that they are usable in strict code; the plugin
+# gives their results shapes.
 
 import enum
 from collections.abc import Callable
@@ -44,7 +45,13 @@ class Tensor(TensorBase, Generic[Unpack[_Shape]]):
     def _reduce_ex_internal(self, proto): ...
     def __setstate__(self, state): ...
     def __repr__(self, *, tensor_contents=None): ...
-    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None): ...
+    def backward(
+        self,
+        gradient: Tensor | None = None,
+        retain_graph: bool | None = None,
+        create_graph: bool = False,
+        inputs: Any = None,
+    ) -> None: ...
     def index(self, positions, dims): ...
     def register_hook(self, hook): ...
     def register_post_accumulate_grad_hook(self, hook): ...

@@ -15,9 +15,10 @@ from mypy.types import Type
 
 from tyr import shape_rules as rules
 from tyr.mypy_plugin import _tensors
-from tyr.mypy_plugin._args import MISSING, Call, NotKnown
+from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
 from tyr.mypy_plugin._types import Lookup, Scope
-from tyr.shape_rules import MaybeShape, ShapeRuleError, Size
+from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, creation
+from tyr.shape_rules import nn_functional as nnf
 
 FunctionHandler = Callable[[Call], Type]
 
@@ -60,37 +61,34 @@ def _sized(call: Call) -> Type:
     sizes = call.sizes_arg("size")
     if sizes is None:
         raise NotKnown
-    return call.tensor(_creation_shape(sizes, call.op))
-
-
-def _creation_shape(sizes: list[Size], op: str) -> MaybeShape:
-    for i, size in enumerate(sizes):
-        value = size.const_value if size is not None else None
-        if value is not None and value < 0:
-            raise ShapeRuleError(f"{op}: size {value} at index {i} is negative")
-    return tuple(sizes)
+    return call.tensor(creation.from_sizes(sizes, op=call.op))
 
 
 def _like(call: Call) -> Type:
     return call.tensor(call.tensor_arg("input", "self"))
 
 
+def _number(call: Call, actual: Actual) -> creation.Number:
+    """An `arange` bound: an int or float literal, a `Dim`, or `UNKNOWN`."""
+    size = call.size_of(actual)
+    if size is not None:
+        value = size.const_value
+        return value if value is not None else size
+    value = call.float_of(actual)
+    return value if value is not None else rules.UNKNOWN
+
+
 def _arange(call: Call) -> Type:
-    start = call.actuals("start")
     end = call.actuals("end")
-    step = call.actuals("step")
     if not end:
         raise NotKnown
-    stop = call.size_of(end[0])
-    begin = call.size_of(start[0]) if start else None
-    stride = call.int_of(step[0]) if step else 1
+    start = call.actuals("start")
+    step = call.actuals("step")
     if not start:
-        if stop is not None and (stop.const_value or 0) < 0:
-            raise ShapeRuleError(f"arange: end {stop} is negative, so the range is empty the wrong way")
-        return call.tensor((stop,))
-    if begin is None or stop is None or stride != 1:
-        return call.tensor((None,))
-    return call.tensor((stop - begin,))
+        return call.tensor(creation.arange(_number(call, end[0])))
+    return call.tensor(
+        creation.arange(_number(call, start[0]), _number(call, end[0]), _number(call, step[0]) if step else 1)
+    )
 
 
 def _eye(call: Call) -> Type:
@@ -98,15 +96,14 @@ def _eye(call: Call) -> Type:
     m = call.actuals("m")
     if not n:
         raise NotKnown
-    rows = call.size_of(n[0])
-    return call.tensor((rows, call.size_of(m[0]) if m else rows))
+    return call.tensor(creation.eye(call.size_of(n[0]), call.size_of(m[0]) if m else None, has_m=bool(m)))
 
 
 def _linspace(call: Call) -> Type:
     steps = call.actuals("steps")
     if not steps:
         raise NotKnown
-    return call.tensor((call.size_of(steps[0]),))
+    return call.tensor(creation.linspace(call.size_of(steps[0]), op=call.op))
 
 
 # -- joining and splitting ------------------------------------------------------------------------
@@ -293,6 +290,130 @@ def _interpolate(call: Call) -> Type:
     return call.tensor(rules.interpolate(shape, size, factor, mode))
 
 
+def _optional(call: Call, *names: str) -> MaybeShape:
+    """The shape of an optional tensor argument; None when it is not given (or None)."""
+    actuals = call.actuals(*names)
+    if not actuals or call.is_none(actuals[0]):
+        return None
+    return call.shape_of(actuals[0])
+
+
+def _given(call: Call, *names: str) -> bool:
+    actuals = call.actuals(*names)
+    return bool(actuals) and not call.is_none(actuals[0])
+
+
+def _reduction(call: Call) -> nnf.Reduction:
+    reduction = call.str_arg("reduction") or "mean"
+    if reduction not in ("none", "mean", "sum"):
+        raise NotKnown
+    return reduction  # type: ignore[return-value]
+
+
+def _embedding(call: Call) -> Type:
+    padding = call.actuals("padding_idx")
+    padding_idx = call.int_of(padding[0]) if padding and not call.is_none(padding[0]) else None
+    return call.tensor(nnf.embedding(call.tensor_arg("input"), call.tensor_arg("weight"), padding_idx))
+
+
+def _one_hot(call: Call) -> Type:
+    shape = call.tensor_arg("tensor", "input", "self")
+    classes = call.actuals("num_classes")
+    count = call.size_of(classes[0]) if classes else None
+    value = count.const_value if count is not None else (-1 if not classes else None)
+    if value is not None:
+        return call.tensor(nnf.one_hot(shape, value))
+    # A symbolic class count (a `Dim`): the rule with the count left open, then the count filled in.
+    out = nnf.one_hot(shape, -1)
+    return call.tensor(None if out is None else (*out[:-1], count))
+
+
+def _layer_norm(call: Call) -> Type:
+    sizes = call.sizes_arg("normalized_shape")
+    if sizes is None:
+        raise NotKnown
+    return call.tensor(
+        nnf.layer_norm(call.tensor_arg("input"), sizes, _optional(call, "weight"), _optional(call, "bias"))
+    )
+
+
+def _rms_norm(call: Call) -> Type:
+    sizes = call.sizes_arg("normalized_shape")
+    if sizes is None:
+        raise NotKnown
+    return call.tensor(nnf.rms_norm(call.tensor_arg("input"), sizes, _optional(call, "weight")))
+
+
+def _group_norm(call: Call) -> Type:
+    groups = call.int_arg("num_groups")
+    if not isinstance(groups, int):
+        raise NotKnown
+    return call.tensor(
+        nnf.group_norm(call.tensor_arg("input"), groups, _optional(call, "weight"), _optional(call, "bias"))
+    )
+
+
+def _batch_norm(call: Call) -> Type:
+    training = call.bool_arg("training", default=False)
+    return call.tensor(
+        nnf.batch_norm(
+            call.tensor_arg("input"),
+            _optional(call, "running_mean"),
+            _optional(call, "running_var"),
+            _optional(call, "weight"),
+            _optional(call, "bias"),
+            training,
+        )
+    )
+
+
+def _cross_entropy(call: Call) -> Type:
+    return call.tensor(
+        nnf.cross_entropy(
+            call.tensor_arg("input"),
+            call.tensor_arg("target"),
+            _reduction(call),
+            _optional(call, "weight"),
+            op=call.op,
+        )
+    )
+
+
+def _elementwise_loss(same_shape: bool) -> FunctionHandler:
+    def handler(call: Call) -> Type:
+        return call.tensor(
+            nnf.elementwise_loss(
+                call.tensor_arg("input"), call.tensor_arg("target"), _reduction(call), same_shape=same_shape, op=call.op
+            )
+        )
+
+    return handler
+
+
+def _attention(call: Call) -> Type:
+    return call.tensor(
+        nnf.scaled_dot_product_attention(
+            call.tensor_arg("query"),
+            call.tensor_arg("key"),
+            call.tensor_arg("value"),
+            _optional(call, "attn_mask"),
+            call.bool_arg("is_causal", default=False),
+            call.bool_arg("enable_gqa", default=False),
+            has_mask=_given(call, "attn_mask"),
+        )
+    )
+
+
+def _dropout(call: Call) -> Type:
+    p = call.actuals("p")
+    probability = call.float_of(p[0]) if p else 0.5
+    return call.tensor(nnf.dropout(call.tensor_arg("input"), 0.5 if probability is None else probability, op=call.op))
+
+
+def _tril(call: Call) -> Type:
+    return call.tensor(nnf.tril(call.tensor_arg("input", "self"), op=call.op))
+
+
 FUNCTIONS: dict[str, FunctionHandler] = {}
 
 for _name in ("randn", "rand", "zeros", "ones", "empty", "full", "randint"):
@@ -382,9 +503,6 @@ for _name in (
     "tanhshrink",
     "softshrink",
     "hardshrink",
-    "dropout",
-    "alpha_dropout",
-    "feature_alpha_dropout",
     "threshold",
     "rrelu",
 ):
@@ -405,6 +523,24 @@ FUNCTIONS[_F + "max_pool3d"] = _pool(3, "max")
 FUNCTIONS[_VF + "avg_pool1d"] = _pool(1, "avg")
 FUNCTIONS[_NN + "avg_pool2d"] = _pool(2, "avg")
 FUNCTIONS[_NN + "avg_pool3d"] = _pool(3, "avg")
+FUNCTIONS[_F + "dropout"] = _dropout
+FUNCTIONS[_F + "alpha_dropout"] = _dropout
+FUNCTIONS[_F + "feature_alpha_dropout"] = _dropout
+FUNCTIONS[_F + "embedding"] = _embedding
+FUNCTIONS[_NN + "one_hot"] = _one_hot
+FUNCTIONS[_F + "layer_norm"] = _layer_norm
+FUNCTIONS[_F + "rms_norm"] = _rms_norm
+FUNCTIONS[_F + "group_norm"] = _group_norm
+FUNCTIONS[_F + "batch_norm"] = _batch_norm
+FUNCTIONS[_F + "cross_entropy"] = _cross_entropy
+FUNCTIONS[_F + "nll_loss"] = _cross_entropy
+for _name in ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss"):
+    FUNCTIONS[_F + _name] = _elementwise_loss(False)
+for _name in ("binary_cross_entropy", "binary_cross_entropy_with_logits"):
+    FUNCTIONS[_F + _name] = _elementwise_loss(True)
+FUNCTIONS[_NN + "scaled_dot_product_attention"] = _attention
+FUNCTIONS[_VF + "tril"] = _tril
+FUNCTIONS[_VF + "triu"] = _tril
 FUNCTIONS[_NN + "pad"] = _pad
 FUNCTIONS[_F + "pad"] = _pad
 FUNCTIONS[_F + "interpolate"] = _interpolate

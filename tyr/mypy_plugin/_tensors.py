@@ -21,6 +21,7 @@ from tyr.mypy_plugin._errors import SHAPE
 from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
 from tyr.mypy_plugin._types import Lookup, NotATensor, Scope
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Variadic
+from tyr.shape_rules import nn_functional as nnf
 from tyr.shape_rules.core import locate
 
 Handler = Callable[[Call, MaybeShape], Type]
@@ -354,6 +355,10 @@ def _iter(call: Call, shape: MaybeShape) -> Type:
     return call.api.named_generic_type("typing.Iterator", [call.tensor(rest[0])])
 
 
+def _tril(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(nnf.tril(shape, op=call.op))
+
+
 def _index(call: Call, shape: MaybeShape) -> Type:
     actuals = call.actuals("indices", "#0")
     if len(actuals) != 1:
@@ -404,7 +409,7 @@ _SAME_SHAPE = """
     isposinf isreal lgamma log log10 log1p log2 log_normal_ logical_not logit long mvlgamma nan_to_num
     neg negative normal_ pin_memory polygamma positive rad2deg random_ reciprocal relu requires_grad_
     round rsqrt sgn short sigmoid sign signbit sin sinc sinh sqrt square tan tanh to trunc type
-    uniform_ zero_ __neg__ __pos__ __abs__ __invert__ bitwise_not tril triu type_as copy_ detach_
+    uniform_ zero_ __neg__ __pos__ __abs__ __invert__ bitwise_not type_as copy_ detach_
     share_memory_ float_power_ nan_to_num_
 """.split()
 
@@ -548,5 +553,9 @@ METHODS.update(
         "new_full": _new_sized,
         "__iter__": _iter,
         "__getitem__": _index,
+        "tril": _tril,
+        "triu": _tril,
+        "tril_": _tril,
+        "triu_": _tril,
     }
 )
