@@ -105,7 +105,7 @@ class GPT(nn.Module, Generic[V, C, H]):
     def loss(self, idx: Tensor[B, T], targets: Tensor[B, T]) -> Tensor[()]:
         logits = self(idx)
         b, t, v = logits.size()
-        return F.cross_entropy(logits.view(b * t, v), targets.view(b * t))
+        return F.cross_entropy(logits.view(b * t, v), targets.reshape(b * t))  # targets: a slice, not contiguous
 
 
 def main() -> float:

@@ -23,11 +23,11 @@ dispatches on full names; each concern lives in its own module:
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from mypy.nodes import MypyFile, TypeInfo
 from mypy.options import Options
@@ -41,9 +41,9 @@ from mypy.plugin import (
     Plugin,
     ReportConfigContext,
 )
-from mypy.types import FunctionLike, Type
+from mypy.types import AnyType, FunctionLike, Type, TypeOfAny
 
-from tyr.mypy_plugin import _annotations, _calls, _dims, _functions, _modules, _names, _tensors
+from tyr.mypy_plugin import _annotations, _calls, _dims, _errors, _functions, _modules, _names, _tensors
 
 # Callees from these packages never have shaped signatures (torch's are handled by name).
 _NO_SHAPES = frozenset(sys.stdlib_module_names) | {"builtins", "typing_extensions", "mypy", "torch", "numpy", "_typeshed"}
@@ -95,9 +95,9 @@ class TyrPlugin(Plugin):
 
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
         if fullname == _names.TENSOR:
-            return partial(_annotations.analyze_tensor, lookup=self.lookup_info)
+            return _guarded(_annotations.analyze_tensor, _analyzed, lookup=self.lookup_info)
         if fullname == _names.DIM:
-            return partial(_annotations.analyze_dim, lookup=self.lookup_info)
+            return _guarded(_annotations.analyze_dim, _analyzed, lookup=self.lookup_info)
         return None
 
     # -- calls ----------------------------------------------------------------------------------
@@ -105,43 +105,43 @@ class TyrPlugin(Plugin):
     def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
         if _top_level(fullname) in _NO_SHAPES:
             return None
-        return partial(_calls.function_signature_hook, pending=self._pending, lookup=self.lookup_info)
+        return _guarded(_calls.function_signature_hook, _signature, pending=self._pending, lookup=self.lookup_info)
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname in _functions.FUNCTIONS:
-            return partial(_functions.function_hook, fullname=fullname, lookup=self.lookup_info)
+            return _guarded(_functions.function_hook, _returned, fullname=fullname, lookup=self.lookup_info)
         if fullname in _modules.CONSTRUCTORS:
-            return partial(_modules.constructor_hook, fullname=fullname, lookup=self.lookup_info)
+            return _guarded(_modules.constructor_hook, _returned, fullname=fullname, lookup=self.lookup_info)
         if _top_level(fullname) in _NO_SHAPES:
             return None
-        return partial(_calls.call_hook, pending=self._pending, lookup=self.lookup_info)
+        return _guarded(_calls.call_hook, _returned, pending=self._pending, lookup=self.lookup_info)
 
     def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
         owner, _, method = fullname.rpartition(".")
         if method == "__call__" and self._is_module_class(owner):
-            return partial(_modules.call_signature_hook, pending=self._pending, lookup=self.lookup_info)
+            return _guarded(_modules.call_signature_hook, _signature, pending=self._pending, lookup=self.lookup_info)
         if _top_level(fullname) in _NO_SHAPES:
             return None
-        return partial(_calls.method_signature_hook, pending=self._pending, lookup=self.lookup_info)
+        return _guarded(_calls.method_signature_hook, _signature, pending=self._pending, lookup=self.lookup_info)
 
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         owner, _, method = fullname.rpartition(".")
         if method == "__call__" and self._is_module_class(owner):
-            return partial(_modules.call_hook, pending=self._pending, lookup=self.lookup_info)
+            return _guarded(_modules.call_hook, _returned, pending=self._pending, lookup=self.lookup_info)
         if self._is_tensor_class(owner):
             if method in _tensors.METHODS:
-                return partial(_tensors.method_hook, method=method, lookup=self.lookup_info)
+                return _guarded(_tensors.method_hook, _returned, method=method, lookup=self.lookup_info)
             return None
         if owner in (_names.INT, _names.DIM) and method in _dims.OPERATORS:
-            return partial(_dims.arithmetic_hook, method=method, lookup=self.lookup_info)
+            return _guarded(_dims.arithmetic_hook, _returned, method=method, lookup=self.lookup_info)
         if _top_level(fullname) in _NO_SHAPES:
             return None
-        return partial(_calls.call_hook, pending=self._pending, lookup=self.lookup_info)
+        return _guarded(_calls.call_hook, _returned, pending=self._pending, lookup=self.lookup_info)
 
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
         owner, _, attribute = fullname.rpartition(".")
         if owner == _names.TENSOR_BASE and attribute in _TENSOR_ATTRIBUTES:
-            return partial(_tensors.attribute_hook, attribute=attribute, lookup=self.lookup_info)
+            return _guarded(_tensors.attribute_hook, _attribute, attribute=attribute, lookup=self.lookup_info)
         return None
 
     def _is_module_class(self, fullname: str) -> bool:
@@ -162,6 +162,40 @@ class TyrPlugin(Plugin):
 
 
 _DIGEST = _source_digest()
+
+_Result = TypeVar("_Result")
+
+
+def _guarded(hook: Callable[..., _Result], fallback: Callable[[Any], _Result], **bound: Any) -> Callable[[Any], _Result]:
+    """`hook` with `bound` arguments; an internal error is reported (`tyr-internal`), not a crash of mypy."""
+
+    def run(ctx: Any) -> _Result:
+        try:
+            return hook(ctx, **bound)
+        except Exception as err:
+            if os.environ.get("TYR_MYPY_PLUGIN_RAISE"):
+                raise
+            message = _errors.INTERNAL.format(error=f"{type(err).__name__}: {err}")
+            ctx.api.fail(message, ctx.context, code=_errors.INTERNAL_CODE)
+            return fallback(ctx)
+
+    return run
+
+
+def _analyzed(ctx: AnalyzeTypeContext) -> Type:
+    return AnyType(TypeOfAny.from_error)
+
+
+def _returned(ctx: FunctionContext | MethodContext) -> Type:
+    return ctx.default_return_type
+
+
+def _signature(ctx: FunctionSigContext | MethodSigContext) -> FunctionLike:
+    return ctx.default_signature
+
+
+def _attribute(ctx: AttributeContext) -> Type:
+    return ctx.default_attr_type
 
 
 def _top_level(fullname: str) -> str:

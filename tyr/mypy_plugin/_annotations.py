@@ -34,6 +34,9 @@ from tyr.mypy_plugin import _errors, _names
 from tyr.mypy_plugin._types import UNKNOWN, Lookup, Scope, unknown_rank
 
 
+_told_stubs_missing: set[str] = set()
+
+
 class _BadDim(Exception):
     """A dimension that has already been reported."""
 
@@ -44,8 +47,10 @@ def analyze_tensor(ctx: AnalyzeTypeContext, lookup: Lookup) -> Type:
     info = scope.info(_names.TENSOR)
     t = ctx.type
     if not info.type_vars:
-        # torch's own (non-generic) Tensor: tyr's stubs are not in this build.
-        if t.args:
+        # torch's own (non-generic) Tensor: tyr's stubs are not in this build.  Say so once per module.
+        module = getattr(getattr(ctx.api, "api", None), "cur_mod_id", "")
+        if t.args and module not in _told_stubs_missing:
+            _told_stubs_missing.add(module)
             ctx.api.fail(_errors.STUBS_MISSING, ctx.context, code=_errors.ANNOTATION)
         return Instance(info, [], line=t.line, column=t.column)
     if not t.args:

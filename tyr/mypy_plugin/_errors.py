@@ -11,6 +11,9 @@ from mypy.errorcodes import ErrorCode
 
 SHAPE = ErrorCode("tyr-shape", "Tensor shapes or sizes that provably do not fit", "tyr")
 ANNOTATION = ErrorCode("tyr-annotation", "A shape annotation tyr cannot read", "tyr")
+INTERNAL_CODE = ErrorCode("tyr-internal", "A bug in tyr's mypy plugin (please report it)", "tyr")
+
+INTERNAL = "tyr: internal error in the shape checker ({error}); this is a bug in tyr, please report it"
 
 # -- annotations ----------------------------------------------------------------------------------
 

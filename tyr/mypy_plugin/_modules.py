@@ -318,6 +318,8 @@ def run_module(
     fullname, spec = known
     info = lookup(fullname)
     assert info is not None
+    if spec.params and not info.type_vars:
+        return default  # torch's own (non-generic) class: tyr's stubs are not in this build
     args = list(map_instance_to_supertype(module, info).args) if info.type_vars else []
     state = Module(module, info, args, scope)
     try:

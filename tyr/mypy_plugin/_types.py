@@ -197,6 +197,8 @@ class Scope:
             if not t.type.has_base(_names.TENSOR):
                 raise NotATensor
             return None  # a subclass (nn.Parameter, ...) carries no shape of its own
+        if not t.type.has_type_var_tuple_type:
+            return None  # torch's own Tensor, without tyr's stubs: no shapes at all
         return self.shape_of_args(t.args)
 
     def shape_of_args(self, args: Sequence[Type]) -> MaybeShape:
