@@ -9,7 +9,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from test_shape_rules_core import check, draw_case, shape, shapes_from, tensor, with_variadic
+from test_shape_rules_core import examples, check, draw_case, shape, shapes_from, tensor, with_variadic
 from tyr._symbolic import const, parse
 from tyr.shape_rules import ShapeRuleError, Variadic, broadcast_shapes, broadcasts_to, expand, masked_fill, where
 
@@ -18,7 +18,7 @@ BINARY = [operator.add, operator.mul, operator.lt, operator.eq, torch.maximum]
 
 
 @SYMBOLIC
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.data())
 def test_binary_ops(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -27,7 +27,7 @@ def test_binary_ops(symbolic: bool, data: st.DataObject) -> None:
     check(broadcast_shapes, lambda x, y: op(tensor(x), tensor(y)), a, b, values=values)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.data(), shared=st.booleans())
 def test_binary_ops_with_variadics(data: st.DataObject, shared: bool) -> None:
     sizes, values = draw_case(data, data.draw(st.booleans()))
@@ -39,7 +39,7 @@ def test_binary_ops_with_variadics(data: st.DataObject, shared: bool) -> None:
 
 
 @SYMBOLIC
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(data=st.data())
 def test_where(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -48,7 +48,7 @@ def test_where(symbolic: bool, data: st.DataObject) -> None:
 
 
 @SYMBOLIC
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(data=st.data())
 def test_masked_fill(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -57,7 +57,7 @@ def test_masked_fill(symbolic: bool, data: st.DataObject) -> None:
 
 
 @SYMBOLIC
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(data=st.data())
 def test_in_place_ops_broadcast_to_the_target(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -66,7 +66,7 @@ def test_in_place_ops_broadcast_to_the_target(symbolic: bool, data: st.DataObjec
 
 
 @SYMBOLIC
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.data())
 def test_expand(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)

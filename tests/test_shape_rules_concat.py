@@ -7,7 +7,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from test_shape_rules_core import check, dim_of, draw_case, shape, shapes_from, tensor, with_variadic
+from test_shape_rules_core import examples, check, dim_of, draw_case, shape, shapes_from, tensor, with_variadic
 from tyr._symbolic import Expr, const, parse
 from tyr.shape_rules import (
     ShapeRuleError,
@@ -40,7 +40,7 @@ def similar_shapes(draw: st.DrawFn, sizes: list[Expr], count: int) -> list[tuple
 
 
 @SYMBOLIC
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(data=st.data())
 def test_cat(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -49,7 +49,7 @@ def test_cat(symbolic: bool, data: st.DataObject) -> None:
     check(lambda s, d: cat(s, d), lambda s, d: torch.cat([tensor(x) for x in s], dim=d), shapes, dim, values=values)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(data=st.data())
 def test_cat_with_variadics(data: st.DataObject) -> None:
     sizes, values = draw_case(data, data.draw(st.booleans()))
@@ -61,7 +61,7 @@ def test_cat_with_variadics(data: st.DataObject) -> None:
 
 
 @SYMBOLIC
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.data())
 def test_stack(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -75,7 +75,7 @@ def test_stack(symbolic: bool, data: st.DataObject) -> None:
 
 
 @SYMBOLIC
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(data=st.data())
 def test_repeated_operands(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -89,7 +89,7 @@ def test_repeated_operands(symbolic: bool, data: st.DataObject) -> None:
 
 
 @SYMBOLIC
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(data=st.data())
 def test_split(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -107,7 +107,7 @@ def test_split(symbolic: bool, data: st.DataObject) -> None:
 
 
 @SYMBOLIC
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.data())
 def test_chunk(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -119,7 +119,7 @@ def test_chunk(symbolic: bool, data: st.DataObject) -> None:
 
 
 @SYMBOLIC
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(data=st.data())
 def test_unbind(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)

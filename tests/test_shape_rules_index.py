@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from test_shape_rules_core import check, draw_case, shape, shapes_from, tensor, with_variadic
+from test_shape_rules_core import examples, check, draw_case, shape, shapes_from, tensor, with_variadic
 from tyr._symbolic import Expr, const, parse, sym
 from tyr.shape_rules import UNKNOWN, ShapeRuleError, Variadic, index, slice_length
 
@@ -70,7 +70,7 @@ def _odd(items: tuple[Any, ...]) -> bool:
 
 
 @SYMBOLIC
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(data=st.data())
 def test_index(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -80,7 +80,7 @@ def test_index(symbolic: bool, data: st.DataObject) -> None:
     check(rule, run, x, items, values=values, may_give_up=_odd(items))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.data())
 def test_index_with_a_variadic(data: st.DataObject) -> None:
     symbolic = data.draw(st.booleans())

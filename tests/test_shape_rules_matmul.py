@@ -8,7 +8,7 @@ import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from test_shape_rules_core import check, draw_case, shape, shapes_from, tensor, with_variadic
+from test_shape_rules_core import examples, check, draw_case, shape, shapes_from, tensor, with_variadic
 from tyr._symbolic import Expr
 from tyr.shape_rules import (
     ShapeRuleError,
@@ -30,7 +30,7 @@ T_WARNINGS = ("The use of `x.T` on tensors of dimension other than 2", r"Tensor\
 
 
 @SYMBOLIC
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(data=st.data())
 def test_matmul(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -38,7 +38,7 @@ def test_matmul(symbolic: bool, data: st.DataObject) -> None:
     check(matmul, lambda a, b: tensor(a) @ tensor(b), a, b, values=values)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(data=st.data())
 def test_matmul_with_variadics(data: st.DataObject) -> None:
     sizes, values = draw_case(data, data.draw(st.booleans()))
@@ -51,7 +51,7 @@ def test_matmul_with_variadics(data: st.DataObject) -> None:
 
 
 @SYMBOLIC
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(data=st.data())
 def test_linear(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -69,7 +69,7 @@ def test_linear(symbolic: bool, data: st.DataObject) -> None:
     )
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(data=st.data())
 def test_linear_on_non_contiguous_input_with_a_bias_of_its_features(data: st.DataObject) -> None:
     """The layout-dependent paths in torch agree with the rule for the biases it claims to know."""
@@ -81,7 +81,7 @@ def test_linear_on_non_contiguous_input_with_a_bias_of_its_features(data: st.Dat
 
 
 @SYMBOLIC
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(data=st.data())
 def test_outer(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -90,7 +90,7 @@ def test_outer(symbolic: bool, data: st.DataObject) -> None:
 
 
 @SYMBOLIC
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(data=st.data())
 def test_transpose(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -102,7 +102,7 @@ def test_transpose(symbolic: bool, data: st.DataObject) -> None:
 
 
 @SYMBOLIC
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(data=st.data())
 def test_permute(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -114,7 +114,7 @@ def test_permute(symbolic: bool, data: st.DataObject) -> None:
 
 
 @SYMBOLIC
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_T_t_and_mT(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -167,7 +167,7 @@ def einsum_case(draw: st.DrawFn, sizes: list[Expr]) -> tuple[str, list[tuple[Exp
 
 
 @SYMBOLIC
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(data=st.data())
 def test_einsum(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)

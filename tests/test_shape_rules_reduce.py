@@ -10,7 +10,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from test_shape_rules_core import check, dim_of, draw_case, shape, shapes_from, tensor, with_variadic
+from test_shape_rules_core import examples, check, dim_of, draw_case, shape, shapes_from, tensor, with_variadic
 from tyr._symbolic import const, parse
 from tyr.shape_rules import ShapeRuleError, Variadic, along_dim, argmax, max_along, reduce, topk
 
@@ -45,7 +45,7 @@ REDUCTIONS: dict[str, tuple[dict[str, Any], Callable[..., torch.Tensor], bool, b
 
 @SYMBOLIC
 @pytest.mark.parametrize("name", sorted(REDUCTIONS))
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(data=st.data())
 def test_reductions(symbolic: bool, name: str, data: st.DataObject) -> None:
     keywords, run, tuples, nones = REDUCTIONS[name]
@@ -65,7 +65,7 @@ def test_reductions(symbolic: bool, name: str, data: st.DataObject) -> None:
 
 
 @SYMBOLIC
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(data=st.data())
 def test_full_reductions(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -77,7 +77,7 @@ def test_full_reductions(symbolic: bool, data: st.DataObject) -> None:
 
 
 @SYMBOLIC
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(data=st.data())
 def test_argmax(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -88,7 +88,7 @@ def test_argmax(symbolic: bool, data: st.DataObject) -> None:
 
 
 @SYMBOLIC
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(data=st.data())
 def test_max_along_a_dim(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -99,7 +99,7 @@ def test_max_along_a_dim(symbolic: bool, data: st.DataObject) -> None:
 
 
 @SYMBOLIC
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(data=st.data())
 def test_along_dim(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -112,7 +112,7 @@ def test_along_dim(symbolic: bool, data: st.DataObject) -> None:
 
 
 @SYMBOLIC
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(data=st.data())
 def test_topk(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)

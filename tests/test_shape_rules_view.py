@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from test_shape_rules_core import check, draw_case, shape, shapes_from, tensor, with_variadic
+from test_shape_rules_core import examples, check, draw_case, shape, shapes_from, tensor, with_variadic
 from tyr._symbolic import Expr, const, parse
 from tyr.shape_rules import (
     ShapeRuleError,
@@ -49,7 +49,7 @@ def target_sizes(draw: st.DrawFn, x: tuple[Expr, ...], sizes: list[Expr], min_si
 
 
 @SYMBOLIC
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(data=st.data())
 def test_view_and_reshape(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -59,7 +59,7 @@ def test_view_and_reshape(symbolic: bool, data: st.DataObject) -> None:
     check(reshape, lambda x, w: tensor(x).reshape(w), x, wanted, values=values)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(data=st.data())
 def test_view_with_a_variadic(data: st.DataObject) -> None:
     sizes, values = draw_case(data, data.draw(st.booleans()))
@@ -69,7 +69,7 @@ def test_view_with_a_variadic(data: st.DataObject) -> None:
 
 
 @SYMBOLIC
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.data())
 def test_flatten(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -81,7 +81,7 @@ def test_flatten(symbolic: bool, data: st.DataObject) -> None:
 
 
 @SYMBOLIC
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.data())
 def test_unflatten(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -97,7 +97,7 @@ def test_unflatten(symbolic: bool, data: st.DataObject) -> None:
 
 
 @SYMBOLIC
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.data())
 def test_squeeze(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -109,7 +109,7 @@ def test_squeeze(symbolic: bool, data: st.DataObject) -> None:
 
 
 @SYMBOLIC
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(data=st.data())
 def test_unsqueeze(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -120,7 +120,7 @@ def test_unsqueeze(symbolic: bool, data: st.DataObject) -> None:
 
 
 @SYMBOLIC
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(data=st.data())
 def test_repeat(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)

@@ -2,32 +2,90 @@
 
 One pure function per op (or family of ops), shared by the mypy plugin and proven
 against LibTorch by property tests (`tests/test_shape_rules_*.py`).  Sizes are
-`tyr._symbolic.Expr` (or None when unknown); see `tyr.shape_rules.core` for what a
-rule promises.
+`tyr._symbolic.Expr` (None when unknown); a shape is a tuple of sizes that may hold
+one `Variadic`, or None when nothing is known.  A rule returns the result's shape
+(a tuple of shapes for ops that return several tensors) and raises `ShapeRuleError`
+only when the arguments are provably invalid; see `tyr.shape_rules.core` for the
+exact promise.
+
+    >>> from tyr._symbolic import parse
+    >>> from tyr.shape_rules import matmul, view
+    >>> matmul((parse("B"), parse("D")), (parse("D"), parse("E")))
+    (Expr(B), Expr(E))
+    >>> view((parse("B*12"),), [-1, 3, 4])
+    (Expr(B), Expr(3), Expr(4))
 """
 
 from tyr.shape_rules.broadcast import broadcast_shapes, broadcast_sizes, broadcasts_to, expand, masked_fill, where
-from tyr.shape_rules.matmul import T, einsum, linear, matmul, mT, outer, permute, t, transpose
-from tyr.shape_rules.view import flatten, infer_sizes, repeat, reshape, squeeze, unflatten, unsqueeze, view
 from tyr.shape_rules.concat import cat, cat_repeated, chunk, split, stack, stack_repeated, unbind
+from tyr.shape_rules.conv import (
+    IntOrTuple,
+    conv_nd,
+    conv_output_size,
+    conv_transpose_nd,
+    interpolate,
+    pad,
+    pool_nd,
+    pool_output_size,
+)
+from tyr.shape_rules.core import (
+    UNKNOWN,
+    Dims,
+    MaybeShape,
+    Shape,
+    ShapeRuleError,
+    Size,
+    SizeArg,
+    Unknown,
+    Variadic,
+    show,
+    show_shape,
+)
+from tyr.shape_rules.creation import arange, eye, from_sizes, linspace
+from tyr.shape_rules.index import Bound, IndexItem, index, slice_length
+from tyr.shape_rules.matmul import T, einsum, linear, matmul, mT, outer, permute, t, transpose
+from tyr.shape_rules.nn_functional import (
+    Reduction,
+    batch_norm,
+    cross_entropy,
+    dropout,
+    elementwise_loss,
+    embedding,
+    group_norm,
+    layer_norm,
+    one_hot,
+    rms_norm,
+    scaled_dot_product_attention,
+    tril,
+)
 from tyr.shape_rules.reduce import along_dim, argmax, max_along, reduce, topk
-from tyr.shape_rules.index import UNKNOWN, Bound, IndexItem, Unknown, index, slice_length
-from tyr.shape_rules.core import Dims, MaybeShape, Shape, ShapeRuleError, Size, SizeArg, Variadic
+from tyr.shape_rules.view import flatten, infer_sizes, repeat, reshape, squeeze, unflatten, unsqueeze, view
 
 __all__ = [
+    # core
+    "UNKNOWN",
+    "Bound",
     "Dims",
+    "IndexItem",
+    "IntOrTuple",
     "MaybeShape",
+    "Reduction",
     "Shape",
     "ShapeRuleError",
     "Size",
     "SizeArg",
+    "Unknown",
     "Variadic",
+    "show",
+    "show_shape",
+    # broadcasting
     "broadcast_shapes",
     "broadcast_sizes",
     "broadcasts_to",
     "expand",
     "masked_fill",
     "where",
+    # products and reorderings
     "T",
     "einsum",
     "linear",
@@ -37,6 +95,7 @@ __all__ = [
     "permute",
     "t",
     "transpose",
+    # views
     "flatten",
     "infer_sizes",
     "repeat",
@@ -45,6 +104,7 @@ __all__ = [
     "unflatten",
     "unsqueeze",
     "view",
+    # joining and splitting
     "cat",
     "cat_repeated",
     "chunk",
@@ -52,15 +112,38 @@ __all__ = [
     "stack",
     "stack_repeated",
     "unbind",
+    # reductions
     "along_dim",
     "argmax",
     "max_along",
     "reduce",
     "topk",
-    "UNKNOWN",
-    "Bound",
-    "IndexItem",
-    "Unknown",
+    # indexing
     "index",
     "slice_length",
+    # spatial
+    "conv_nd",
+    "conv_output_size",
+    "conv_transpose_nd",
+    "interpolate",
+    "pad",
+    "pool_nd",
+    "pool_output_size",
+    # nn.functional
+    "batch_norm",
+    "cross_entropy",
+    "dropout",
+    "elementwise_loss",
+    "embedding",
+    "group_norm",
+    "layer_norm",
+    "one_hot",
+    "rms_norm",
+    "scaled_dot_product_attention",
+    "tril",
+    # creation
+    "arange",
+    "eye",
+    "from_sizes",
+    "linspace",
 ]

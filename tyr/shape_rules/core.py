@@ -15,6 +15,7 @@ as mypy treats distinct type variables.  An unknown size never causes an error.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Union
@@ -46,6 +47,15 @@ SizeArg = Union[Expr, int, None]
 
 Dims = Union[int, Sequence[int], None]
 """A `dim` argument: one dim, several, or None for all of them."""
+
+
+class Unknown(enum.Enum):
+    """An argument that is given but whose value is not known statically (an int index, a size)."""
+
+    UNKNOWN = "?"
+
+
+UNKNOWN = Unknown.UNKNOWN
 
 
 class ShapeRuleError(ValueError):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Sequence
 from types import EllipsisType
 from typing import Union
@@ -11,8 +10,10 @@ from tyr._symbolic import Expr, const
 from tyr.shape_rules.core import (
     MaybeShape,
     Shape,
+    UNKNOWN,
     ShapeRuleError,
     Size,
+    Unknown,
     Variadic,
     lower_bound,
     rank,
@@ -21,14 +22,6 @@ from tyr.shape_rules.core import (
     variadic_index,
 )
 
-
-class Unknown(enum.Enum):
-    """A Python int whose value is not known statically (an index or slice bound)."""
-
-    UNKNOWN = "?"
-
-
-UNKNOWN = Unknown.UNKNOWN
 
 Bound = Union[int, Expr, None, Unknown]
 """A slice bound: a literal int, a symbolic size (a `Dim`), None (omitted) or `UNKNOWN`."""

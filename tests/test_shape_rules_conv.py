@@ -1,0 +1,244 @@
+"""Soundness of convolution, pooling, padding and interpolation rules against LibTorch (spec §7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import torch
+import torch.nn.functional as F
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from test_shape_rules_core import examples, check, draw_case, shape, shapes_from, tensor, with_variadic
+from tyr._symbolic import Expr, const, parse
+from tyr.shape_rules import (
+    UNKNOWN,
+    ShapeRuleError,
+    Variadic,
+    conv_nd,
+    conv_transpose_nd,
+    interpolate,
+    pad,
+    pool_nd,
+)
+
+SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])
+SAME_WARNING = ("Using padding='same' with even kernel lengths and odd dilation",)
+CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
+CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d}
+POOL = {("max", 1): F.max_pool1d, ("max", 2): F.max_pool2d, ("avg", 1): F.avg_pool1d, ("avg", 2): F.avg_pool2d}
+
+
+def per_dim(n: int, values: st.SearchStrategy[int]) -> st.SearchStrategy[Any]:
+    """An int, or a list of them (usually one per dim)."""
+    return st.one_of(values, values, st.lists(values, min_size=n, max_size=n), st.lists(values, min_size=1, max_size=3))
+
+
+@st.composite
+def conv_case(draw: st.DrawFn, sizes: list[Expr], transposed: bool) -> dict[str, Any]:
+    """A convolution that is usually valid; about half the time one thing about it is broken."""
+    n = draw(st.sampled_from([1, 2] if transposed else [1, 2, 2, 3]))
+    groups = draw(st.sampled_from([1, 1, 2]))
+    per_group_in, per_group_out = draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    kernel = [const(draw(st.integers(1, 3))) for _ in range(n)]
+    pool = [*sizes, const(4), const(5), const(6)] if n < 3 else [const(3), const(4)]
+    spatial = [draw(st.sampled_from(pool)) for _ in range(n)]
+    batch: list[Expr] = draw(st.sampled_from([[], [const(1)], [const(2)]]))
+    case: dict[str, Any] = {
+        "n": n, "groups": groups,
+        "stride": draw(per_dim(n, st.integers(1, 2))),
+        "dilation": draw(per_dim(n, st.integers(1, 2))),
+        "padding": draw(per_dim(n, st.integers(0, 1))),
+    }
+    if transposed:
+        case["output_padding"] = draw(per_dim(n, st.integers(0, 1)))
+    elif not draw(st.integers(0, 3)):
+        case["padding"] = draw(st.sampled_from(["same", "valid"]))
+        if case["padding"] == "same":
+            case["stride"] = 1
+    channels = const(per_group_in * groups)
+    out_channels = const(per_group_out * groups)
+    bias: tuple[Expr, ...] | None = draw(st.sampled_from([None, (out_channels,)]))
+    # at most one deliberate fault
+    fault = draw(st.sampled_from(["none"] * 8 + [
+        "zero batch", "zero channels", "zero spatial", "zero kernel", "channels", "groups", "bias", "rank",
+        "stride", "dilation", "padding", "small", "out channels",
+    ]))
+    if fault == "zero batch":
+        batch = [const(0)]
+    elif fault == "zero channels":
+        channels = const(0)
+        per_group_in = 0
+    elif fault == "zero spatial":
+        spatial[0] = const(0)
+    elif fault == "zero kernel":
+        kernel[-1] = const(0)
+    elif fault == "channels":
+        channels = const(draw(st.integers(0, 4)))
+    elif fault == "groups":
+        case["groups"] = draw(st.sampled_from([0, 3, 4]))
+    elif fault == "bias":
+        bias = draw(st.sampled_from([(const(1),), (out_channels, const(1)), (const(5),)]))
+    elif fault == "rank":
+        batch = [const(1), const(1)] if batch else batch
+        spatial = spatial[:-1] if not batch else spatial
+    elif fault == "stride":
+        case["stride"] = draw(per_dim(n, st.integers(-1, 0)))
+    elif fault == "dilation":
+        case["dilation"] = draw(per_dim(n, st.integers(-1, 0)))
+    elif fault == "padding":
+        key = "output_padding" if transposed and draw(st.booleans()) else "padding"
+        case[key] = draw(per_dim(n, st.sampled_from([-1, 2, 3])))
+    elif fault == "small":
+        spatial = [const(1)] * n
+        kernel = [const(3)] * n
+    elif fault == "out channels":
+        out_channels = const(draw(st.integers(0, 3)))
+        per_group_out = out_channels.const_value or 0
+    case["x"] = (*batch, channels, *spatial)
+    if transposed:
+        case["weight"] = (channels if fault != "channels" else const(per_group_in * groups), const(per_group_out),
+                          *kernel)
+    else:
+        case["weight"] = (out_channels, const(per_group_in), *kernel)
+    case["bias"] = bias
+    return case
+
+
+@SYMBOLIC
+@settings(max_examples=examples(300), deadline=None)
+@given(data=st.data())
+def test_conv(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    c = data.draw(conv_case(sizes, transposed=False))
+    kw = {k: c[k] for k in ("stride", "padding", "dilation", "groups")}
+    check(
+        lambda x, w, b: conv_nd(x, w, b, n=c["n"], **kw),
+        lambda x, w, b: CONV[c["n"]](tensor(x), tensor(w), None if b is None else tensor(b), **kw),
+        c["x"], c["weight"], c["bias"], values=values, warns=SAME_WARNING,
+    )
+
+
+@SYMBOLIC
+@settings(max_examples=examples(200), deadline=None)
+@given(data=st.data())
+def test_conv_transpose(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    c = data.draw(conv_case(sizes, transposed=True))
+    kw = {k: c[k] for k in ("stride", "padding", "output_padding", "groups", "dilation")}
+    check(
+        lambda x, w, b: conv_transpose_nd(x, w, b, n=c["n"], **kw),
+        lambda x, w, b: CONV_T[c["n"]](tensor(x), tensor(w), None if b is None else tensor(b), **kw),
+        c["x"], c["weight"], c["bias"], values=values, may_give_up=True,  # an output size of 0: see the rule
+    )
+
+
+@SYMBOLIC
+@settings(max_examples=examples(300), deadline=None)
+@given(data=st.data())
+def test_pool(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    kind = data.draw(st.sampled_from(["max", "avg"]))
+    n = data.draw(st.sampled_from([1, 2]))
+    spatial = [*sizes, const(3), const(4), const(5)]
+    x = (*data.draw(shapes_from([const(0), const(1), const(2)], max_rank=1)), data.draw(st.sampled_from(sizes)),
+         *(data.draw(st.sampled_from(spatial)) for _ in range(n)))
+    if not data.draw(st.integers(0, 6)):
+        x = data.draw(shapes_from(spatial, min_rank=n, max_rank=n + 3))
+    odd = not data.draw(st.integers(0, 4))  # now and then a non-positive kernel or stride, or too much padding
+    kw: dict[str, Any] = {
+        "kernel_size": data.draw(per_dim(n, st.integers(0 if odd else 1, 3))),
+        "stride": data.draw(st.one_of(st.none(), per_dim(n, st.integers(0 if odd else 1, 3)))),
+        "padding": data.draw(per_dim(n, st.integers(-1 if odd else 0, 2 if odd else 1))),
+        "ceil_mode": data.draw(st.booleans()),
+    }
+    if kind == "max":
+        kw["dilation"] = data.draw(per_dim(n, st.integers(1, 2)))
+    check(lambda x: pool_nd(x, n=n, kind=kind, **kw), lambda x: POOL[kind, n](tensor(x), **kw), x, values=values)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(data=st.data())
+def test_batched_input_as_a_variadic(data: st.DataObject) -> None:
+    sizes, values = draw_case(data, data.draw(st.booleans()))
+    c = data.draw(conv_case(sizes, transposed=False))
+    kw = {k: c[k] for k in ("stride", "padding", "dilation", "groups")}
+    values["Batch"] = tuple(data.draw(st.lists(st.integers(1, 2), max_size=1)))
+    x = with_variadic(data, c["x"][-c["n"] - 1 :], values, at=0)
+    check(
+        lambda x, w: conv_nd(x, w, n=c["n"], **kw),
+        lambda x, w: CONV[c["n"]](tensor(x), tensor(w), **kw),
+        x, c["weight"], values=values, warns=SAME_WARNING,
+    )
+    check(lambda x: pool_nd(x, 2, n=c["n"]), lambda x: [F.max_pool1d, F.max_pool2d, F.max_pool3d][c["n"] - 1](
+        tensor(x), 2), x, values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(250), deadline=None)
+@given(data=st.data())
+def test_pad(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    mode = data.draw(st.sampled_from(["constant", "constant", "reflect", "replicate", "circular"]))
+    x = data.draw(shapes_from([*sizes, const(3), const(4)], max_rank=5))
+    amounts = data.draw(st.lists(st.integers(-3 if mode == "constant" else 0, 3).map(const), max_size=6))
+    if len(amounts) % 2 and data.draw(st.integers(0, 3)):
+        amounts = amounts[:-1]
+    if symbolic and amounts and data.draw(st.booleans()):
+        amounts[0] = data.draw(st.sampled_from(sizes))
+    check(lambda x, p: pad(x, p, mode), lambda x, p: F.pad(tensor(x), p, mode=mode), x, amounts, values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(200), deadline=None)
+@given(data=st.data())
+def test_interpolate(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes, min_rank=2, max_rank=5))
+    fitting = {3: ["linear"], 4: ["bilinear", "bicubic"], 5: ["trilinear"]}.get(len(x), [])
+    mode = data.draw(st.sampled_from(["nearest", "area", "nearest-exact", *fitting, *fitting]))
+    if not data.draw(st.integers(0, 5)):
+        mode = data.draw(st.sampled_from(["linear", "bilinear", "bicubic", "trilinear"]))
+    if len(x) == 5:
+        x = tuple(s if s.const_value is not None else const(2) for s in x)  # keep 3-d volumes small
+    n = max(len(x) - 2, 1)
+    size = scale = None
+    if data.draw(st.booleans()):
+        one = st.sampled_from([*sizes, const(0)])
+        size = data.draw(st.one_of(one, st.lists(one, min_size=n, max_size=n), st.lists(one, max_size=3)))
+    if size is None or not data.draw(st.integers(0, 8)):
+        one_f = st.sampled_from([0.5, 1.0, 1.5, 2.0, 3.0, 0.1])
+        scale = data.draw(st.one_of(one_f, st.lists(one_f, min_size=n, max_size=n)))
+    check(lambda x, s: interpolate(x, UNKNOWN if s is None and size is not None else s, scale, mode),
+          lambda x, s: F.interpolate(tensor(x), size=s, scale_factor=scale, mode=mode), x, size, values=values)
+
+
+def test_sizes_simplify() -> None:
+    h = parse("H")
+    x = shape("B", 3, "2*H", "2*W")
+    # a stride-2 conv with kernel 3 and padding 1 halves 2*H exactly
+    assert conv_nd(x, shape(16, 3, 3, 3), stride=2, padding=1) == shape("B", 16, "H", "W")
+    assert conv_nd(shape("B", 3, "H", "W"), shape(16, 3, 3, 3), padding="same") == shape("B", 16, "H", "W")
+    assert conv_nd(shape("B", 3, "H", "W"), shape(16, 3, 3, 3), padding=1) == shape("B", 16, "H", "W")
+    assert conv_nd(shape("B", 3, "H", "W"), shape(16, 3, 3, 3)) == shape("B", 16, "H-2", "W-2")
+    assert pool_nd(shape("B", 8, "H", "W"), 2) == shape("B", 8, "H//2", "W//2")
+    assert pool_nd(pool_nd(shape("B", 8, "H", "W"), 2), 2) == shape("B", 8, "H//4", "W//4")
+    assert pool_nd(shape("B", 8, "H", "W"), 2, ceil_mode=True) == shape("B", 8, "(H+1)//2", "(W+1)//2")
+    assert pool_nd(shape("B", 8, "H", "W"), 3, stride=3, padding=1, ceil_mode=True) == shape("B", 8, None, None)
+    assert conv_transpose_nd(shape("B", 4, "H", "W"), shape(4, 2, 4, 4), stride=2, padding=1) == \
+        shape("B", 2, "2*H", "2*W")
+    assert conv_transpose_nd(shape(Variadic("N"), 4, "H"), shape(4, 2, 3), n=1) == shape(Variadic("N"), 2, "H+2")
+    assert interpolate(shape("B", 3, "H", "W"), scale_factor=2.0) == shape("B", 3, "2*H", "2*W")
+    assert interpolate(shape("B", 3, "H", "W"), scale_factor=1.5) == shape("B", 3, None, None)
+    assert pad(shape("B", "T"), [1, 2]) == shape("B", "T+3")
+    assert h == parse("H")
+
+
+def test_messages() -> None:
+    with pytest.raises(ShapeRuleError, match=r"the input has 4 channels .* expects 3"):
+        conv_nd(shape("B", 4, "H", "W"), shape(16, 3, 3, 3))
+    with pytest.raises(ShapeRuleError, match=r"smaller than the dilated kernel"):
+        conv_nd(shape("B", 3, 2, 2), shape(16, 3, 3, 3))
+    with pytest.raises(ShapeRuleError, match=r"padding 'same' is not supported|padding='same'"):
+        conv_nd(shape("B", 3, "H", "W"), shape(16, 3, 3, 3), stride=2, padding="same")

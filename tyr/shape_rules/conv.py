@@ -1,0 +1,508 @@
+"""Spatial ops: `conv1d`/`conv2d`/`conv3d`, `conv_transpose*d`, `max_pool*d`/`avg_pool*d`, `F.pad`, `F.interpolate`.
+
+Output sizes are built with the `Expr` algebra, so they simplify the way a person
+would: a stride-2 conv of `2*H` with kernel 3 and padding 1 is `H`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Literal, Union
+
+from tyr._symbolic import Expr, const
+from tyr.shape_rules.core import (
+    MaybeShape,
+    Shape,
+    ShapeRuleError,
+    Size,
+    SizeArg,
+    Unknown,
+    Variadic,
+    as_size,
+    const_of,
+    lower_bound,
+    rank,
+    show,
+    show_shape,
+    variadic_index,
+)
+
+IntOrTuple = Union[int, Sequence[int]]
+"""A per-spatial-dim argument: one int for every dim, or one per dim."""
+
+
+def _per_dim(value: IntOrTuple, n: int, name: str, op: str) -> tuple[int, ...]:
+    if isinstance(value, int):
+        return (value,) * n
+    values = tuple(value)
+    if len(values) == 1:
+        return values * n
+    if len(values) != n:
+        raise ShapeRuleError(f"{op}: {name} must be a single int or a list of {n} ints, got {list(values)}")
+    return values
+
+
+def _split_input(input: Shape, n: int, op: str) -> tuple[Shape, Size, tuple[Size, ...]] | None:
+    """`(batch dims, channels, spatial sizes)` of an `(N, C, *spatial)` or `(C, *spatial)` input.
+
+    None when a Variadic hides the channel or spatial dims; a leading Variadic is kept as
+    the batch part (valid when it holds at most one dim)."""
+    v = variadic_index(input)
+    if v is None:
+        if len(input) not in (n + 1, n + 2):
+            raise ShapeRuleError(
+                f"{op}: expected a {n + 1}-d (unbatched) or {n + 2}-d (batched) input, got {show_shape(input)}"
+            )
+    else:
+        if len(input) - 1 > n + 2:
+            raise ShapeRuleError(f"{op}: expected at most {n + 2} dims, got {show_shape(input)}")
+        if v != 0 or len(input) - 1 != n + 1:
+            return None
+    batch = input[: len(input) - n - 1]
+    channels = input[len(input) - n - 1]
+    assert not isinstance(channels, Variadic)
+    spatial = tuple(s for s in input[len(input) - n :] if not isinstance(s, Variadic))
+    return batch, channels, spatial
+
+
+def _differ(a: Size, b: Size) -> bool:
+    return a is not None and b is not None and a != b
+
+
+def _known_negative(e: Expr) -> bool:
+    value = e.const_value
+    return value is not None and value < 0
+
+
+def conv_output_size(size: Size, kernel: Size, stride: int, padding: int, dilation: int) -> Size:
+    """`(size + 2*padding - dilation*(kernel - 1) - 1) // stride + 1`, the length a convolution leaves."""
+    if size is None or kernel is None:
+        return None
+    return (size + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1
+
+
+def _positive(size: Size) -> bool | None:
+    """Whether a size is > 0: True, False (it is 0), or None when that depends on values."""
+    if size is None:
+        return None
+    value = size.const_value
+    if value is not None:
+        return value > 0
+    low = lower_bound(size)
+    return True if low is not None and low >= 1 else None
+
+
+def _batch_size(batch: Shape) -> Size:
+    if not batch:
+        return const(1)  # an unbatched input is run as a batch of one
+    item = batch[0]
+    return None if isinstance(item, Variadic) else item
+
+
+def _check_params(op: str, strides: tuple[int, ...], pads: tuple[int, ...], dilations: tuple[int, ...],
+                  groups: int) -> None:
+    if any(p < 0 for p in pads):
+        raise ShapeRuleError(f"{op}: padding must be non-negative, got {list(pads)}")
+    if any(s <= 0 for s in strides):
+        raise ShapeRuleError(f"{op}: strides must be positive, got {list(strides)}")
+    if any(d < 0 for d in dilations):
+        raise ShapeRuleError(f"{op}: dilation must be positive, got {list(dilations)}")
+    if groups <= 0:
+        raise ShapeRuleError(f"{op}: groups must be positive, got {groups}")
+
+
+def _check_weight(op: str, weight: MaybeShape, n: int, what: str) -> list[Size] | None:
+    if weight is None:
+        return None
+    if variadic_index(weight) is None and len(weight) != n + 2:
+        raise ShapeRuleError(f"{op}: the weight must have {n + 2} dims ({what}, *kernel), got {show_shape(weight)}")
+    if variadic_index(weight) is not None:
+        return None
+    return [s for s in weight if not isinstance(s, Variadic)]
+
+
+def _check_groups(op: str, size: Size, groups: int, weight: Shape) -> None:
+    c = const_of(size)
+    if c is not None and (c < groups or c % groups):
+        raise ShapeRuleError(
+            f"{op}: dim 0 of the weight {show_shape(weight)} must be a positive multiple of groups ({groups})"
+        )
+
+
+def conv_nd(
+    input: MaybeShape,
+    weight: MaybeShape,
+    bias: MaybeShape = None,
+    stride: IntOrTuple = 1,
+    padding: IntOrTuple | Literal["same", "valid"] = 0,
+    dilation: IntOrTuple = 1,
+    groups: int = 1,
+    *,
+    n: int = 2,
+) -> MaybeShape:
+    """`F.conv{n}d(input, weight, bias, stride, padding, dilation, groups)`.
+
+    `input` is `(N, C_in, *spatial)` or unbatched `(C_in, *spatial)`; `weight` is
+    `(C_out, C_in // groups, *kernel)`; `bias` is `(C_out,)`.  Each spatial size `L`
+    becomes `(L + 2*padding - dilation*(kernel - 1) - 1) // stride + 1`, and the padded
+    input must be at least as large as the dilated kernel.  `padding="same"` keeps `L`
+    (stride 1 only); `"valid"` is 0.  Strides and groups must be positive, paddings
+    non-negative, `C_out` a positive multiple of `groups`.
+
+    torch takes a shortcut for an input with no batch (`N == 0`) or no channels
+    (`C_in == 0`), and the rule follows it: kernel sizes, dilations and spatial sizes may
+    then be 0, and with no input channels the output has none either.
+    """
+    op = f"conv{n}d"
+    strides = _per_dim(stride, n, "stride", op)
+    dilations = _per_dim(dilation, n, "dilation", op)
+    same = padding == "same"
+    if isinstance(padding, str):
+        if padding not in ("same", "valid"):
+            raise ShapeRuleError(f"{op}: padding must be 'same', 'valid' or ints, got {padding!r}")
+        pads = (0,) * n
+    else:
+        pads = _per_dim(padding, n, "padding", op)
+    _check_params(op, strides, pads, dilations, groups)
+    if same and any(s != 1 for s in strides):
+        raise ShapeRuleError(f"{op}: padding='same' is not supported for strided convolutions")
+    w = _check_weight(op, weight, n, "C_out, C_in/groups")
+    parts = None if input is None else _split_input(input, n, op)
+    if w is None or weight is None:
+        return None
+    out_channels, in_per_group, kernel = w[0], w[1], w[2:]
+    _check_groups(op, out_channels, groups, weight)
+    _check_bias(op, bias, out_channels, weight)
+    if parts is None:
+        return None
+    batch, channels, spatial = parts
+    expected = None if in_per_group is None else in_per_group * groups
+    if _differ(channels, expected):
+        raise ShapeRuleError(
+            f"{op}: the input has {show(channels)} channels (dim {len(batch)} of {show_shape(input)}) but the "
+            f"weight {show_shape(weight)} with groups={groups} expects {show(expected)}"
+        )
+    if channels is None:
+        channels = expected
+    out: list[Size] = []
+    for i, (size, k) in enumerate(zip(spatial, kernel)):
+        extent = None if k is None else dilations[i] * (k - 1) + 1
+        padded = None if size is None else size + 2 * pads[i] if not same or extent is None else size + extent - 1
+        if padded is not None and extent is not None and _known_negative(padded - extent):
+            raise ShapeRuleError(
+                f"{op}: spatial dim {i} of the input ({show(size)}, padded to {show(padded)}) is smaller than the "
+                f"dilated kernel ({show(extent)})"
+            )
+        out.append(size if same else conv_output_size(size, k, strides[i], pads[i], dilations[i]))
+    # torch's shortcut for inputs with no batch or no channels
+    batch_size = _batch_size(batch)
+    has_batch, has_channels = _positive(batch_size), _positive(channels)
+    shortcut = False if has_batch and has_channels else True if has_batch is False or has_channels is False else None
+    kernel_empty = any(const_of(k) == 0 for k in kernel)
+    if kernel_empty and (shortcut is False or has_channels):
+        # the full path needs a non-empty kernel; the shortcut reads the weight's first element
+        raise ShapeRuleError(f"{op}: kernel sizes must be positive, got weight {show_shape(weight)}")
+    if shortcut is False:
+        if any(d == 0 for d in dilations):
+            raise ShapeRuleError(f"{op}: dilation must be positive, got {list(dilations)}")
+        if any(const_of(s) == 0 for s in spatial):
+            raise ShapeRuleError(f"{op}: the input {show_shape(input)} is empty in a spatial dim")
+    result_channels = out_channels if has_channels else const(0) if has_channels is False else None
+    return (*batch, result_channels, *out)
+
+
+def _check_bias(op: str, bias: MaybeShape, channels: Size, weight: Shape) -> None:
+    if bias is None:
+        return
+    if variadic_index(bias) is None and len(bias) != 1:
+        raise ShapeRuleError(f"{op}: the bias must be 1-d with C_out elements, got {show_shape(bias)}")
+    if rank(bias) == 1:
+        size = bias[0]
+        assert not isinstance(size, Variadic)
+        if _differ(size, channels):
+            raise ShapeRuleError(
+                f"{op}: the bias has {show(size)} elements but the weight {show_shape(weight)} has {show(channels)} "
+                f"output channels"
+            )
+
+
+def conv_transpose_nd(
+    input: MaybeShape,
+    weight: MaybeShape,
+    bias: MaybeShape = None,
+    stride: IntOrTuple = 1,
+    padding: IntOrTuple = 0,
+    output_padding: IntOrTuple = 0,
+    groups: int = 1,
+    dilation: IntOrTuple = 1,
+    *,
+    n: int = 2,
+) -> MaybeShape:
+    """`F.conv_transpose{n}d(input, weight, bias, stride, padding, output_padding, groups, dilation)`.
+
+    `input` is `(N, C_in, *spatial)` or `(C_in, *spatial)`; `weight` is
+    `(C_in, C_out // groups, *kernel)`; the result has `C_out` channels and spatial sizes
+    `(L - 1)*stride - 2*padding + dilation*(kernel - 1) + output_padding + 1`, which must be
+    positive.  `output_padding` must be smaller than the stride or the dilation, and the
+    input's spatial sizes must not be 0.  (With an empty batch torch skips those checks
+    except that the sizes may not be negative.)  An output size of exactly 0 is accepted by
+    some of torch's kernels and not others, so the result is then unknown.
+    """
+    op = f"conv_transpose{n}d"
+    strides = _per_dim(stride, n, "stride", op)
+    pads = _per_dim(padding, n, "padding", op)
+    extra = _per_dim(output_padding, n, "output_padding", op)
+    dilations = _per_dim(dilation, n, "dilation", op)
+    _check_params(op, strides, pads, dilations, groups)
+    if any(p < 0 for p in extra):
+        raise ShapeRuleError(f"{op}: output_padding must be non-negative, got {list(extra)}")
+    w = _check_weight(op, weight, n, "C_in, C_out/groups")
+    parts = None if input is None else _split_input(input, n, op)
+    if w is None or weight is None:
+        return None
+    in_channels, out_per_group, kernel = w[0], w[1], w[2:]
+    _check_groups(op, in_channels, groups, weight)
+    out_channels = None if out_per_group is None else out_per_group * groups
+    _check_bias(op, bias, out_channels, weight)
+    if parts is None:
+        return None
+    batch, channels, spatial = parts
+    if _differ(channels, in_channels):
+        raise ShapeRuleError(
+            f"{op}: the input has {show(channels)} channels (dim {len(batch)} of {show_shape(input)}) but the "
+            f"weight {show_shape(weight)} expects {show(in_channels)}"
+        )
+    if any(const_of(k) == 0 for k in kernel) or const_of(out_per_group) == 0:
+        raise ShapeRuleError(f"{op}: the weight {show_shape(weight)} must not be empty")
+    full = _positive(_batch_size(batch))  # False: torch's shortcut for an empty batch
+    if full:
+        if any(d == 0 for d in dilations):
+            raise ShapeRuleError(f"{op}: dilation must be positive, got {list(dilations)}")
+        for e, s, d in zip(extra, strides, dilations):
+            if e >= s and e >= d:
+                raise ShapeRuleError(
+                    f"{op}: output_padding {list(extra)} must be smaller than the stride {list(strides)} or the "
+                    f"dilation {list(dilations)}"
+                )
+        if any(const_of(s) == 0 for s in spatial):
+            raise ShapeRuleError(f"{op}: the input {show_shape(input)} is empty in a spatial dim")
+    out: list[Size] = []
+    for i, (size, k) in enumerate(zip(spatial, kernel)):
+        if size is None or k is None:
+            out.append(None)
+            continue
+        length = (size - 1) * strides[i] - 2 * pads[i] + dilations[i] * (k - 1) + extra[i] + 1
+        value = const_of(length)
+        if value is not None and value < 0:
+            raise ShapeRuleError(f"{op}: spatial dim {i} of the output would be {length}; too small")
+        if value == 0 and full is not False:
+            return None  # torch's oneDNN kernel returns an empty output here, its reference kernel refuses
+        out.append(length)
+    return (*batch, out_channels, *out)
+
+
+# -- pooling -----------------------------------------------------------------------------------------
+
+
+def pool_output_size(size: Size, kernel: int, stride: int, padding: int, dilation: int, ceil_mode: bool) -> Size:
+    """The length pooling leaves: `(size + 2*padding - dilation*(kernel - 1) - 1) / stride + 1`, rounded
+    down, or up with `ceil_mode` as long as the last window starts inside the (left-padded) input."""
+    if size is None:
+        return None
+    extent = dilation * (kernel - 1) + 1
+    if not ceil_mode:
+        return (size + 2 * padding - extent) // stride + 1
+    out = (size + 2 * padding - extent + stride - 1) // stride + 1
+    if size.const_value is not None:
+        value = out.const_value
+        assert value is not None
+        return const(value - 1) if (value - 1) * stride >= size.const_value + padding else out
+    # The last window starts inside the input for every size when padding + stride <= extent.
+    return out if padding + stride <= extent else None
+
+
+def pool_nd(
+    input: MaybeShape,
+    kernel_size: IntOrTuple,
+    stride: IntOrTuple | None = None,
+    padding: IntOrTuple = 0,
+    dilation: IntOrTuple = 1,
+    ceil_mode: bool = False,
+    *,
+    n: int = 2,
+    kind: Literal["max", "avg"] = "max",
+) -> MaybeShape:
+    """`F.max_pool{n}d` / `F.avg_pool{n}d(input, kernel_size, stride, padding, [dilation,] ceil_mode)`.
+
+    `input` is `(N, C, *spatial)` or `(C, *spatial)`, every dim but N non-empty; `stride`
+    defaults to `kernel_size`.  Each spatial size becomes `pool_output_size(...)`, which
+    must be at least 1; padding may be at most half the kernel.  (`return_indices=True`
+    gives two tensors of this shape.)
+    """
+    op = f"{kind}_pool{n}d"
+    kernels = _per_dim(kernel_size, n, "kernel_size", op)
+    strides = kernels if stride is None or (not isinstance(stride, int) and not list(stride)) else _per_dim(
+        stride, n, "stride", op)
+    pads = _per_dim(padding, n, "padding", op)
+    dilations = _per_dim(dilation, n, "dilation", op)
+    if any(k <= 0 for k in kernels) or any(s <= 0 for s in strides) or any(d <= 0 for d in dilations):
+        raise ShapeRuleError(
+            f"{op}: kernel_size {list(kernels)}, stride {list(strides)} and dilation {list(dilations)} must be "
+            f"positive"
+        )
+    for k, p in zip(kernels, pads):
+        if p < 0 or p > k // 2:
+            raise ShapeRuleError(f"{op}: padding {list(pads)} must be between 0 and half of kernel_size {list(kernels)}")
+    if input is None:
+        return None
+    parts = _split_input(input, n, op)
+    if parts is None:
+        return None
+    batch, channels, spatial = parts
+    for i, size in enumerate((channels, *spatial)):
+        if size is not None and size.const_value == 0:
+            raise ShapeRuleError(f"{op}: the input {show_shape(input)} is empty in a dim other than the batch")
+    out: list[Size] = []
+    for i, size in enumerate(spatial):
+        length = pool_output_size(size, kernels[i], strides[i], pads[i], dilations[i], ceil_mode)
+        value = const_of(length)
+        if value is not None and value < 1:
+            raise ShapeRuleError(
+                f"{op}: spatial dim {i} of the input ({show(size)}) leaves an output of size {length}; too small"
+            )
+        out.append(length)
+    return (*batch, channels, *out)
+
+
+# -- padding and resizing ------------------------------------------------------------------------------
+
+
+def pad(shape: MaybeShape, pad: Sequence[SizeArg], mode: str = "constant") -> MaybeShape:
+    """`F.pad(input, pad, mode)`: `pad = (left, right, top, bottom, ...)` pads the last dim first.
+
+    `len(pad)` must be even and at most twice the number of dims.  In `"constant"` mode a
+    pad may be negative (it crops) as long as the two crops of a dim together leave it at
+    least 0.  `"reflect"`,
+    `"replicate"` and `"circular"` pad 1 to 3 trailing dims of a tensor with 1 or 2 more
+    dims.  Reflect and replicate need every dim non-empty (but the batch dim of the longer
+    form) and sizes of at least 1 after padding; reflect needs each pad smaller than its
+    dim.  Circular needs each pad at most its dim and sizes of at least 0.
+    """
+    amounts = [as_size(p) for p in pad]
+    if len(amounts) % 2:
+        raise ShapeRuleError(f"pad: the padding must have an even length (two per dim), got {len(amounts)}")
+    if shape is None:
+        return None
+    k = len(amounts) // 2
+    r = rank(shape)
+    if r is not None and k > r:
+        raise ShapeRuleError(f"pad: {len(amounts)} pads given for the {r}-d tensor {show_shape(shape)}")
+    if mode != "constant":
+        if k not in (1, 2, 3) or r is not None and r not in (k + 1, k + 2):
+            raise ShapeRuleError(
+                f"pad: mode {mode!r} pads 1 to 3 dims of a tensor with 1 or 2 more dims; got {len(amounts)} pads "
+                f"for {show_shape(shape)}"
+            )
+        if mode in ("reflect", "replicate"):
+            # every dim but the batch dim (of the longer form) must be non-empty
+            checked = shape[1:] if r == k + 2 else shape if r == k + 1 else shape[len(shape) - k :]
+            for s in checked:
+                if not isinstance(s, Variadic) and const_of(s) == 0:
+                    raise ShapeRuleError(f"pad: mode {mode!r} needs non-empty dims, got {show_shape(shape)}")
+    v = variadic_index(shape)
+    fixed = len(shape) if v is None else len(shape) - v - 1
+    if fixed < k:
+        return None
+    out: list[Size | Variadic] = list(shape)
+    least = 1 if mode in ("reflect", "replicate") else 0
+    for i in range(k):
+        pos = len(shape) - 1 - i
+        size = shape[pos]
+        assert not isinstance(size, Variadic)
+        before, after = amounts[2 * i], amounts[2 * i + 1]
+        if size is None or before is None or after is None:
+            out[pos] = None
+            continue
+        new = size + before + after
+        value = const_of(new)
+        if value is not None and value < least:
+            raise ShapeRuleError(f"pad: dim {pos} ({show(size)}) padded by ({before}, {after}) would be {new}")
+        if mode == "constant":
+            # the input's part that survives a negative pad (a crop) must not be negative either
+            kept = size + min(const_of(before) or 0, 0) + min(const_of(after) or 0, 0)
+            if _known_negative(kept):
+                raise ShapeRuleError(f"pad: the crop ({before}, {after}) is more than dim {pos} ({show(size)}) holds")
+        if mode in ("reflect", "circular"):
+            for amount in (before, after):
+                a, n = amount.const_value, size.const_value
+                if a is not None and n is not None and (a >= n if mode == "reflect" else a > n):
+                    raise ShapeRuleError(f"pad: in mode {mode!r} a pad of {a} is too large for dim {pos} of size {n}")
+        out[pos] = new
+    return tuple(out)
+
+
+def interpolate(
+    shape: MaybeShape,
+    size: SizeArg | Unknown | Sequence[SizeArg] = None,
+    scale_factor: float | Sequence[float] | None = None,
+    mode: str = "nearest",
+) -> MaybeShape:
+    """`F.interpolate(input, size, scale_factor, mode)`: spatial dims resized.
+
+    `input` is `(N, C, *spatial)` with 1 to 3 spatial dims (`linear` needs 1, `bilinear` and
+    `bicubic` 2, `trilinear` 3).  Exactly one of `size` (an int or one per spatial dim) and
+    `scale_factor` is given (`size=UNKNOWN`: an int of unknown value); a scale gives
+    `floor(L * scale)`.  The input's spatial sizes must
+    be positive; so must the output's and the channels, except in `"area"` mode (adaptive
+    average pooling), which allows empty outputs, and empty channels for 1 or 2 spatial dims.
+    """
+    if (size is None) == (scale_factor is None):
+        raise ShapeRuleError("interpolate: give exactly one of size and scale_factor")
+    if shape is None:
+        return None
+    if variadic_index(shape) is not None:
+        return None
+    dims = len(shape)
+    needs = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}
+    if dims not in (3, 4, 5) or mode in needs and needs[mode] != dims:
+        raise ShapeRuleError(f"interpolate: mode {mode!r} does not take a {dims}-d input {show_shape(shape)}")
+    n = dims - 2
+    channels = shape[1]
+    spatial = [s for s in shape[2:] if not isinstance(s, Variadic)]
+    out: list[Size]
+    if size is not None:
+        if isinstance(size, Sequence):
+            wanted = [as_size(s) for s in size]
+        else:
+            wanted = [None if isinstance(size, Unknown) else as_size(size)] * n
+        if len(wanted) != n:
+            raise ShapeRuleError(f"interpolate: {len(wanted)} sizes given for {n} spatial dims")
+        out = wanted
+    else:
+        assert scale_factor is not None
+        scales = list(scale_factor) if isinstance(scale_factor, Sequence) else [scale_factor] * n
+        if len(scales) != n:
+            raise ShapeRuleError(f"interpolate: {len(scales)} scale factors given for {n} spatial dims")
+        out = [_scaled(s, f) for s, f in zip(spatial, scales)]
+    area = mode == "area"
+    nonempty = [*spatial, *([channels] if not area or n == 3 else [])]
+    for s in nonempty:
+        assert not isinstance(s, Variadic)
+        if const_of(s) == 0:
+            raise ShapeRuleError(f"interpolate: the input {show_shape(shape)} is empty in a non-batch dim")
+    for i, s in enumerate(out):
+        value = const_of(s)
+        if value is not None and (value < 0 or value == 0 and not area):
+            raise ShapeRuleError(f"interpolate: output spatial dim {i} would be {s}; sizes must be positive")
+    return (shape[0], shape[1], *out)
+
+
+def _scaled(size: Size, factor: float) -> Size:
+    if size is None:
+        return None
+    if size.const_value is not None:
+        return const(math.floor(float(size.const_value) * factor))
+    if float(factor).is_integer():
+        return size * int(factor)
+    return None

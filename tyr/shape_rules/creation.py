@@ -1,0 +1,105 @@
+"""Creation functions: `randn`/`rand`/`zeros`/`ones`/`empty`/`full`/`randint(size=...)`, `arange`, `linspace`, `eye`."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from tyr._symbolic import Expr, const
+from tyr.shape_rules.core import (
+    MaybeShape,
+    ShapeRuleError,
+    Size,
+    SizeArg,
+    Unknown,
+    as_size,
+    const_of,
+    lower_bound,
+    show,
+)
+
+
+def from_sizes(sizes: Sequence[SizeArg], op: str = "zeros") -> MaybeShape:
+    """`torch.randn(*sizes)`, `rand`, `zeros`, `ones`, `empty`, `full(sizes, value)`, `randint(low, high, sizes)`:
+    the shape is `sizes` (a `Dim` keeps its symbol).  No size may be negative."""
+    out = tuple(as_size(s) for s in sizes)
+    for i, s in enumerate(out):
+        value = const_of(s)
+        if value is not None and value < 0:
+            raise ShapeRuleError(f"{op}: size {value} at index {i} is negative")
+    return out
+
+
+Number = int | float | Expr | Unknown
+"""An `arange` bound: a literal, a symbolic int (a `Dim`) or a value not known statically."""
+
+
+def arange(start: Number, end: Number | None = None, step: Number = 1) -> MaybeShape:
+    """`torch.arange(end)` / `arange(start, end, step)`: `(ceil((end - start) / step),)`.
+
+    The step must not be 0 and must point from `start` towards `end` (or `start == end`).
+    `arange(n)` with `n: Dim[N]` is `(N,)`; `arange(0, n, 2)` is `((N + 1)//2,)`.
+    """
+    if end is None:
+        start, end = 0, start
+    if isinstance(step, (int, float)) and not isinstance(step, bool) and step == 0:
+        raise ShapeRuleError("arange: step must be nonzero")
+    known: list[int | float | Expr] = []
+    for x in (start, end, step):
+        if isinstance(x, Unknown):
+            return (None,)
+        known.append(x)
+    if any(isinstance(x, float) for x in known):
+        values: list[float] = []
+        for x in known:
+            value = x.const_value if isinstance(x, Expr) else x
+            if value is None:
+                return (None,)
+            values.append(float(value))
+        return (_checked_count(*values),)
+    a, b, s = (x if isinstance(x, Expr) else const(int(x)) for x in known)
+    s_value = s.const_value
+    if s_value == 0:
+        raise ShapeRuleError("arange: step must be nonzero")
+    span = b - a
+    if s_value is None:
+        return (None,)
+    if span.const_value is not None:
+        return (_checked_count(0, span.const_value, s_value),)
+    oriented = span if s_value > 0 else -span
+    low = lower_bound(oriented)
+    if low is not None and low >= 0:
+        step_size = abs(s_value)
+        return ((oriented + step_size - 1) // step_size,)
+    low_against = lower_bound(-oriented)
+    if low_against is not None and low_against >= 1:
+        raise ShapeRuleError(f"arange: the step {s_value} points away from end ({show(b)}) starting at {show(a)}")
+    return (None,)
+
+
+def _checked_count(start: float, end: float, step: float) -> Size:
+    if step == 0:
+        raise ShapeRuleError("arange: step must be nonzero")
+    if (end - start) * step < 0:
+        raise ShapeRuleError(f"arange: the step {step} points away from end ({end}) starting at {start}")
+    return const(math.ceil((end - start) / step))
+
+
+def linspace(steps: SizeArg, op: str = "linspace") -> MaybeShape:
+    """`torch.linspace(start, end, steps)` / `logspace`: `(steps,)`; `steps` must not be negative."""
+    count = as_size(steps)
+    value = const_of(count)
+    if value is not None and value < 0:
+        raise ShapeRuleError(f"{op}: the number of steps must be non-negative, got {value}")
+    return (count,)
+
+
+def eye(n: SizeArg, m: SizeArg = None, *, has_m: bool = False) -> MaybeShape:
+    """`torch.eye(n, m)`: `(n, m)`, or `(n, n)` without `m` (`has_m=True` when `m` is given but unknown)."""
+    rows = as_size(n)
+    cols = as_size(m) if m is not None or has_m else rows
+    for size in (rows, cols):
+        value = const_of(size)
+        if value is not None and value < 0:
+            raise ShapeRuleError(f"eye: sizes must be non-negative, got {value}")
+    return (rows, cols)

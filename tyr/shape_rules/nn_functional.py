@@ -1,0 +1,386 @@
+"""`torch.nn.functional` ops with shape rules of their own: embeddings, normalisation, losses, attention, masks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from tyr._symbolic import const
+from tyr.shape_rules.broadcast import broadcast_shapes, broadcasts_to
+from tyr.shape_rules.core import (
+    MaybeShape,
+    Shape,
+    ShapeRuleError,
+    Size,
+    SizeArg,
+    Variadic,
+    as_size,
+    const_of,
+    describe_dim,
+    lower_bound,
+    min_rank,
+    numel,
+    rank,
+    show,
+    show_shape,
+    sizes,
+    variadic_index,
+)
+
+Reduction = Literal["none", "mean", "sum"]
+
+
+def _differ(a: Size, b: Size) -> bool:
+    return a is not None and b is not None and a != b
+
+
+def _check_exact(op: str, what: str, got: MaybeShape, expected: Shape) -> None:
+    """`got` must be exactly `expected` (no broadcasting), where both are known."""
+    if got is None or variadic_index(got) is not None:
+        return
+    if len(got) != len(expected) or any(_differ(a, b) for a, b in zip(sizes(got), sizes(expected))):
+        raise ShapeRuleError(f"{op}: {what} must have shape {show_shape(expected)}, got {show_shape(got)}")
+
+
+def _at(shape: Shape, pos: int) -> Size:
+    item = shape[pos]
+    return None if isinstance(item, Variadic) else item
+
+
+def embedding(indices: MaybeShape, weight: MaybeShape, padding_idx: int | None = None) -> MaybeShape:
+    """`F.embedding(indices, weight)` / `nn.Embedding`: `indices.shape + (embedding_dim,)`.
+
+    `weight` is `(num_embeddings, embedding_dim)`; `padding_idx`, if given, must index a row
+    (`-num_embeddings <= padding_idx < num_embeddings`, though torch lets 0 pass for an empty
+    weight).  `indices` may have any shape.
+    """
+    if weight is not None and rank(weight) is not None and len(weight) != 2:
+        raise ShapeRuleError(f"embedding: the weight must be 2-d (num_embeddings, embedding_dim), got "
+                             f"{show_shape(weight)}")
+    if weight is None or variadic_index(weight) is not None:
+        return None
+    rows, dim = sizes(weight)
+    n = const_of(rows)
+    if padding_idx is not None and n is not None and (padding_idx > 0 and padding_idx >= n or padding_idx < -n):
+        raise ShapeRuleError(f"embedding: padding_idx {padding_idx} is not a row of the weight {show_shape(weight)}")
+    if indices is None:
+        return None
+    return (*indices, dim)
+
+
+def one_hot(shape: MaybeShape, num_classes: int = -1) -> MaybeShape:
+    """`F.one_hot(tensor, num_classes)`: `tensor.shape + (num_classes,)`.
+
+    With `num_classes=-1` torch counts the classes from the values (unknown here) and
+    rejects an empty tensor; a non-positive `num_classes` otherwise leaves no room for the
+    (non-negative) class values.
+    """
+    if shape is None:
+        return None
+    count = numel(shape)
+    empty = count is not None and count.const_value == 0
+    if num_classes == -1:
+        if empty:
+            raise ShapeRuleError("one_hot: cannot count the classes of an empty tensor; pass num_classes")
+        return (*shape, None)
+    if num_classes <= 0:
+        raise ShapeRuleError(f"one_hot: num_classes must be positive (or -1), got {num_classes}")
+    return (*shape, const(num_classes))
+
+
+def _normalized(op: str, input: MaybeShape, normalized_shape: Sequence[SizeArg]) -> Shape:
+    norm = tuple(as_size(s) for s in normalized_shape)
+    if not norm:
+        raise ShapeRuleError(f"{op}: normalized_shape must name at least one dim")
+    if input is None:
+        return norm
+    v = variadic_index(input)
+    fixed = len(input) if v is None else len(input) - v - 1
+    if v is None and len(input) < len(norm):
+        raise ShapeRuleError(
+            f"{op}: normalized_shape {show_shape(norm)} has more dims than the input {show_shape(input)}"
+        )
+    for i in range(1, min(len(norm), fixed) + 1):
+        have, want = _at(input, len(input) - i), norm[-i]
+        if _differ(have, want):
+            raise ShapeRuleError(
+                f"{op}: dimension {describe_dim(input, len(input) - i)} of the input ({show(have)}) does not match "
+                f"normalized_shape {show_shape(norm)}; expected an input of shape (*, {', '.join(map(show, norm))})"
+            )
+    return norm
+
+
+def layer_norm(
+    input: MaybeShape, normalized_shape: Sequence[SizeArg], weight: MaybeShape = None, bias: MaybeShape = None
+) -> MaybeShape:
+    """`F.layer_norm(input, normalized_shape, weight, bias)` / `nn.LayerNorm`: the input's shape.
+
+    The input's last dims must be `normalized_shape` (which is not empty); `weight` and `bias`
+    must have exactly that shape.
+    """
+    norm = _normalized("layer_norm", input, normalized_shape)
+    _check_exact("layer_norm", "the weight", weight, norm)
+    _check_exact("layer_norm", "the bias", bias, norm)
+    return input
+
+
+def rms_norm(input: MaybeShape, normalized_shape: Sequence[SizeArg], weight: MaybeShape = None) -> MaybeShape:
+    """`F.rms_norm(input, normalized_shape, weight)` / `nn.RMSNorm`: as `layer_norm`, without a bias."""
+    norm = _normalized("rms_norm", input, normalized_shape)
+    _check_exact("rms_norm", "the weight", weight, norm)
+    return input
+
+
+def _channels(op: str, input: MaybeShape) -> Size:
+    if input is None:
+        return None
+    if min_rank(input) < 2 and rank(input) is not None:
+        raise ShapeRuleError(f"{op}: expects an input of at least 2 dims (N, C, ...), got {show_shape(input)}")
+    return _at(input, 1) if variadic_index(input) != 0 and variadic_index(input) != 1 else None
+
+
+def group_norm(
+    input: MaybeShape, num_groups: int, weight: MaybeShape = None, bias: MaybeShape = None
+) -> MaybeShape:
+    """`F.group_norm(input, num_groups, weight, bias)` / `nn.GroupNorm`: the input's shape.
+
+    `input` is `(N, C, *)` with `C` divisible by `num_groups`; `weight` and `bias` are `(C,)`.
+    A group must hold more than one value (`N * C/num_groups * prod(*) != 1`).
+    """
+    channels = _channels("group_norm", input)
+    c = const_of(channels)
+    if num_groups <= 0 or c is not None and c % num_groups:
+        raise ShapeRuleError(
+            f"group_norm: the input's {show(channels)} channels do not split into num_groups={num_groups} groups"
+        )
+    if input is not None and variadic_index(input) is None and channels is not None:
+        # torch (in Python) wants more than one value per group to normalise
+        per_group = numel((input[0], channels // num_groups, *input[2:]))
+        if const_of(per_group) == 1:
+            raise ShapeRuleError(f"group_norm: each group of {show_shape(input)} holds a single value")
+    if channels is not None:
+        _check_exact("group_norm", "the weight", weight, (channels,))
+        _check_exact("group_norm", "the bias", bias, (channels,))
+    return input
+
+
+def batch_norm(
+    input: MaybeShape,
+    running_mean: MaybeShape = None,
+    running_var: MaybeShape = None,
+    weight: MaybeShape = None,
+    bias: MaybeShape = None,
+    training: bool = False,
+    *,
+    has_running_stats: bool | None = None,
+) -> MaybeShape:
+    """`F.batch_norm(input, running_mean, running_var, weight, bias, training)` / `nn.BatchNorm1d/2d`.
+
+    `input` is `(N, C, *)`; the running statistics are `(C,)`; `weight` and `bias` hold `C`
+    values each (torch compares element counts, so `(1, C)` passes too).  Evaluation needs running statistics
+    (`has_running_stats` says whether they are given when their shapes are unknown), and
+    training more than one value per channel (`N * prod(*) != 1`).  An input with no
+    elements skips the other checks and gives `input * weight[0] + bias[0]` (broadcasting).
+    """
+    op = "batch_norm"
+    channels = _channels(op, input)
+    count = None if input is None else numel(input)
+    empty = count is not None and count.const_value == 0
+    given = has_running_stats if has_running_stats is not None else running_mean is not None
+    if not training and not given and _nonzero(count):
+        raise ShapeRuleError(f"{op}: evaluation mode needs running_mean and running_var")
+    if training and input is not None and variadic_index(input) is None:
+        per_channel = const_of(numel((input[0], *input[2:])))
+        if per_channel == 1:
+            raise ShapeRuleError(
+                f"{op}: training needs more than one value per channel, got an input of {show_shape(input)}"
+            )
+    if empty:
+        # torch returns `input * weight[0] + bias[0]`, broadcasting
+        out: MaybeShape = input
+        for what, shape in (("the weight", weight), ("the bias", bias)):
+            if shape is None:
+                continue
+            first = None if not shape or isinstance(shape[0], Variadic) else shape[0]
+            if rank(shape) == 0 or const_of(first) == 0:
+                raise ShapeRuleError(f"{op}: {what} {show_shape(shape)} has no first element")
+            out = broadcast_shapes(out, shape[1:] if variadic_index(shape) != 0 else None, op=op,
+                                   operands=("the input", f"{what}[0]"))
+        return out
+    for what, shape in (("running_mean", running_mean), ("running_var", running_var), ("the weight", weight),
+                        ("the bias", bias)):
+        if shape is None:
+            continue
+        values = numel(shape)
+        if _nonzero(count):
+            if _differ(values, channels):
+                raise ShapeRuleError(
+                    f"{op}: {what} {show_shape(shape)} must hold one value per channel ({show(channels)})"
+                )
+            if what.startswith("running") and rank(shape) is not None and len(shape) != 1:
+                raise ShapeRuleError(f"{op}: {what} must be 1-d, got {show_shape(shape)}")
+    return input
+
+
+def _nonzero(size: Size) -> bool:
+    """Whether a size is provably not 0 (a product of positive symbols and non-zero constants)."""
+    if size is None:
+        return False
+    value = size.const_value
+    if value is not None:
+        return value != 0
+    low = lower_bound(size)
+    return low is not None and low >= 1
+
+
+# -- losses ----------------------------------------------------------------------------------------------
+
+
+def _reduced(shape: MaybeShape, reduction: Reduction) -> MaybeShape:
+    return shape if reduction == "none" else ()
+
+
+def cross_entropy(
+    input: MaybeShape, target: MaybeShape, reduction: Reduction = "mean", weight: MaybeShape = None,
+    *, probabilities: bool | None = None, op: str = "cross_entropy",
+) -> MaybeShape:
+    """`F.cross_entropy(input, target, weight, reduction=...)` (and `F.nll_loss` with `op="nll_loss"`).
+
+    `input` is `(C,)`, `(N, C)` or `(N, C, d1, ...)`.  torch reads `target` as class
+    probabilities when it has the input's shape, and otherwise as class indices of the
+    input's shape without `C`: `()`, `(N,)` or `(N, d1, ...)` (`nll_loss` takes indices only).
+    With `reduction="none"` the result is the input's shape without `C`; otherwise `()`.
+    `weight` (per class) is `(C,)`.  `probabilities` overrides the choice when it is known.
+    """
+    if input is not None and rank(input) == 0:
+        raise ShapeRuleError(f"{op}: the input must have a class dim (C,), (N, C) or (N, C, ...), got a 0-d tensor")
+    if input is None or variadic_index(input) is not None:
+        return None if reduction == "none" else ()
+    dims = sizes(input)
+    class_pos = 0 if len(dims) == 1 else 1
+    classes = dims[class_pos]
+    per_item = dims[:class_pos] + dims[class_pos + 1 :]
+    if weight is not None:
+        _check_exact(op, "the class weight", weight, (classes,))
+    if target is None or variadic_index(target) is not None:
+        return _reduced(per_item if target is not None or probabilities is not None else None, reduction)
+    t = sizes(target)
+    if probabilities is None:
+        # torch reads probabilities exactly when the shapes are equal; with the input's number of dims
+        # but other sizes, the target would be read as indices of the wrong shape, an error either way
+        probabilities = op == "cross_entropy" and len(t) == len(dims)
+    if probabilities:
+        _check_exact(op, "a target of class probabilities", target, dims)
+        return _reduced(per_item, reduction)
+    if len(t) != len(per_item) or any(map(_differ, t, per_item)):
+        raise ShapeRuleError(
+            f"{op}: the target {show_shape(target)} must hold one class index per item of the input "
+            f"{show_shape(input)}, that is shape {show_shape(per_item)}"
+        )
+    if len(dims) == 3 and const_of(classes) == 0 and _nonzero(numel(per_item)):
+        # torch folds (N, C, d) into 4 dims by dividing by C
+        raise ShapeRuleError(f"{op}: an input of shape {show_shape(input)} has no classes to pick from")
+    return _reduced(tuple(a if a is not None else b for a, b in zip(per_item, t)), reduction)
+
+
+def elementwise_loss(
+    input: MaybeShape, target: MaybeShape, reduction: Reduction = "mean", *, same_shape: bool = False,
+    op: str = "mse_loss",
+) -> MaybeShape:
+    """`F.mse_loss`, `F.l1_loss`, `F.smooth_l1_loss`, `F.huber_loss` (`same_shape=False`: the two broadcast,
+    with a warning from torch when they differ) and `F.binary_cross_entropy(_with_logits)`
+    (`same_shape=True`: the shapes must be equal).  `reduction="none"` keeps the
+    elementwise shape; otherwise the result is `()`.
+    """
+    if same_shape:
+        if input is not None and target is not None and variadic_index(input) is None:
+            _check_exact(op, "the target", target, input)
+        return _reduced(input if input is not None else target, reduction)
+    out = broadcast_shapes(input, target, op=op, operands=("the input", "the target"))
+    return _reduced(out, reduction)
+
+
+# -- attention, masks, dropout -------------------------------------------------------------------------
+
+
+def scaled_dot_product_attention(
+    q: MaybeShape,
+    k: MaybeShape,
+    v: MaybeShape,
+    attn_mask: MaybeShape = None,
+    is_causal: bool = False,
+    enable_gqa: bool = False,
+    *,
+    has_mask: bool = False,
+) -> MaybeShape:
+    """`F.scaled_dot_product_attention(q, k, v, attn_mask, is_causal, enable_gqa=...)`.
+
+    `q` is `(*, L, E)`, `k` is `(*, S, E)`, `v` is `(*, S, Ev)`; the result is `(*, L, Ev)`, its
+    batch dims `*` broadcast from the three.  `attn_mask` must broadcast to `(*, L, S)`
+    (without growing it), and cannot be combined with `is_causal`.
+
+    These are the rules of torch's reference ("math") kernel.  For some shapes torch runs a
+    fused CPU kernel instead, which checks less: it accepts a mask with `is_causal`, and keys
+    and values of different lengths (computing with part of the values).  The rule reports
+    those as errors; they are mistakes even where torch runs.  A mask of fewer than 2 dims
+    is broadcast by the reference kernel and refused by the fused one: the result is then
+    unknown.  With `enable_gqa`, dim -3
+    (heads) of `k` and `v` must divide that of `q`.  Pass `has_mask=True` for a mask of
+    unknown shape.  When any size is 0 torch skips some checks (which ones depends on
+    where the 0 is), so the result is then unknown.
+    """
+    op = "scaled_dot_product_attention"
+    for name, shape in (("query", q), ("key", k), ("value", v)):
+        if shape is not None and rank(shape) is not None and len(shape) < 2:
+            raise ShapeRuleError(f"{op}: the {name} must have at least 2 dims (*, length, features), got "
+                                 f"{show_shape(shape)}")
+    if q is None or k is None or v is None:
+        return None
+    if any(const_of(s) == 0 for shape in (q, k, v, attn_mask or ()) for s in shape if not isinstance(s, Variadic)):
+        return None  # torch skips some of its checks, in ways that vary, when a size is 0
+    if is_causal and (attn_mask is not None or has_mask):
+        raise ShapeRuleError(f"{op}: an explicit attn_mask cannot be combined with is_causal=True")
+    if attn_mask is not None and rank(attn_mask) is not None and len(attn_mask) < 2:
+        return None  # the reference kernel broadcasts such a mask, the fused one refuses it
+    fixed = [len(s) if variadic_index(s) is None else len(s) - (variadic_index(s) or 0) - 1 for s in (q, k, v)]
+    if min(fixed) < 2:
+        return None
+    e_q, e_k, s_k, s_v = _at(q, -1), _at(k, -1), _at(k, -2), _at(v, -2)
+    if _differ(e_q, e_k):
+        raise ShapeRuleError(f"{op}: the query has {show(e_q)} features (last dim) but the key has {show(e_k)}")
+    if _differ(s_k, s_v):
+        raise ShapeRuleError(f"{op}: the key has length {show(s_k)} (dim -2) but the value has {show(s_v)}")
+    q_batch, k_batch, v_batch = q[:-2], k[:-2], v[:-2]
+    if enable_gqa:
+        heads = [(_at(s, -3) if f >= 3 else None) for s, f in zip((q, k, v), fixed)]
+        hq, hk, hv = (const_of(h) for h in heads)
+        if hq is not None and any(h is not None and (h == 0 or hq % h) for h in (hk, hv)):
+            raise ShapeRuleError(
+                f"{op}: with enable_gqa the key's and value's heads ({show(heads[1])}, {show(heads[2])}) must "
+                f"divide the query's ({show(heads[0])})"
+            )
+        if heads[0] is None or not all(f >= 3 for f in fixed):
+            return None
+        k_batch = (*k_batch[:-1], heads[0])
+        v_batch = (*v_batch[:-1], heads[0])
+    batch = broadcast_shapes(q_batch, k_batch, v_batch, op=f"{op} (batch dimensions)",
+                             operands=("the query", "the key", "the value"))
+    if batch is None:
+        return None
+    if attn_mask is not None:
+        broadcasts_to(attn_mask, (*batch, q[-2], k[-2]), op=f"{op} (attn_mask)")
+    return (*batch, q[-2], v[-1])
+
+
+def tril(shape: MaybeShape, op: str = "tril") -> MaybeShape:
+    """`torch.tril(x, diagonal)` / `triu`: the same shape; `x` must have at least 2 dims."""
+    if shape is not None and min_rank(shape) < 2 and rank(shape) is not None:
+        raise ShapeRuleError(f"{op}: the input must have at least 2 dims, got {show_shape(shape)}")
+    return shape
+
+
+def dropout(shape: MaybeShape, p: float = 0.5, op: str = "dropout") -> MaybeShape:
+    """`F.dropout(x, p)` and friends: the same shape; `p` must lie in [0, 1]."""
+    if not 0.0 <= p <= 1.0:
+        raise ShapeRuleError(f"{op}: the probability p must be between 0 and 1, got {p}")
+    return shape
