@@ -3,11 +3,14 @@
 This module is only imported under `TYPE_CHECKING`.  The tyr mypy plugin
 (`tyr.mypy_plugin`) gives these names their meaning:
 
-* `Tensor` is `torch.Tensor`, which tyr's torch stubs (`typed_stubs/torch`) make
-  generic over its shape.  `Tensor[B, 768]` has one type argument per dim: an int
+* `Tensor[...]` means `torch.Tensor[...]`: tyr's torch stubs (`typed_stubs/torch`)
+  make `torch.Tensor` generic over its shape, one type argument per dim: an int
   literal type (`Literal[768]`), a type variable (`B`), a `DimExpr` for a computed
   size (`"4*D"`), or `Any` for a size nobody knows.  The bare `Tensor` is
-  `Tensor[*tuple[Any, ...]]`: a tensor of unknown shape.
+  `Tensor[*tuple[Any, ...]]`: a tensor of unknown shape.  The name itself is a
+  plain subclass of `torch.Tensor`, not generic, so that `Hidden = Tensor[B, T, 768]`
+  is a type alias mypy hands to the plugin whole (an index of a generic class in an
+  expression would have mypy read `768` on its own, as an invalid type).
 * `Dim[D]` is an `int` whose value is the size `D`; `Dim[768]` is `Literal[768]`.
 * `DimExpr[Literal["4*D"], D]` is a computed size: the normal form of the
   expression (`tyr._symbolic`) followed by the type variables it mentions, in
@@ -18,11 +21,15 @@ This module is only imported under `TYPE_CHECKING`.  The tyr mypy plugin
 
 from typing import Generic, TypeVar, TypeVarTuple, Unpack
 
-from torch import Tensor as Tensor
+import torch
 
 _N = TypeVar("_N")
 _Template = TypeVar("_Template")
 _Symbols = TypeVarTuple("_Symbols")
+
+
+class Tensor(torch.Tensor):
+    """`Tensor[B, T, 768]` in an annotation or alias: the plugin reads it as `torch.Tensor[B, T, 768]`."""
 
 
 class Dim(int, Generic[_N]):

@@ -94,7 +94,7 @@ class TyrPlugin(Plugin):
     # -- annotations ----------------------------------------------------------------------------
 
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
-        if fullname == _names.TENSOR:
+        if fullname in (_names.TENSOR, _names.TENSOR_NAME):
             return _guarded(_annotations.analyze_tensor, _analyzed, lookup=self.lookup_info)
         if fullname == _names.DIM:
             return _guarded(_annotations.analyze_dim, _analyzed, lookup=self.lookup_info)

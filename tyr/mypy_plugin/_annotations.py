@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NoReturn
 
-from mypy.nodes import Context
+from mypy.nodes import Context, TypeVarExpr
 from mypy.plugin import AnalyzeTypeContext
 from mypy.typeanal import TypeAnalyser
 from mypy.types import (
@@ -149,20 +149,51 @@ def _parse_dim_string(text: str, ctx: AnalyzeTypeContext, scope: Scope, type_nam
         _fail(ctx, _errors.BAD_DIM_STRING.format(text=text, type=type_name, why=err))
     renames: dict[str, Expr] = {}
     for name in sorted(expr.symbols):
-        resolved = get_proper_type(_analyze(UnboundType(name, line=ctx.type.line, column=ctx.type.column), ctx))
-        if isinstance(resolved, AnyType):
-            raise _BadDim  # mypy has reported the name
-        if not isinstance(resolved, TypeVarType):
+        if not _names_a_type_variable(name, ctx):
             _fail(ctx, _errors.DIM_NOT_TYPEVAR.format(name=name, text=text))
+        _bind_in_function(name, ctx)
+        resolved = get_proper_type(_analyze(UnboundType(name, line=ctx.type.line, column=ctx.type.column), ctx))
+        if not isinstance(resolved, TypeVarType):
+            raise _BadDim  # mypy has reported the name (undefined, or a variable out of scope)
         scoped = scope.name_of(resolved)
         if scoped != name:
             renames[name] = sym(scoped)
     return expr.substitute(renames) if renames else expr
 
 
+def _names_a_type_variable(name: str, ctx: AnalyzeTypeContext) -> bool:
+    """Whether `name` is a TypeVar (True also when it is undefined: mypy says so itself)."""
+    api = ctx.api
+    if not isinstance(api, TypeAnalyser):
+        return True
+    symbol = api.lookup_qualified(name, ctx.context, suppress_errors=True)
+    return symbol is None or isinstance(symbol.node, TypeVarExpr)
+
+
+def _bind_in_function(name: str, ctx: AnalyzeTypeContext) -> None:
+    """Bind a TypeVar that a function's signature mentions only inside dimension strings.
+
+    mypy binds a function's type variables by finding their names in its signature
+    before analysing it, and cannot see inside `"2*D"`; so when `D` appears nowhere
+    else, tyr binds it to the function here, as mypy would have.
+    """
+    api = ctx.api
+    if not isinstance(api, TypeAnalyser):
+        return
+    scope = api.tvar_scope
+    if scope.is_class_scope or not scope.namespace:
+        return  # module level, or a class body: unbound type variables stay errors
+    symbol = api.lookup_qualified(name, ctx.context, suppress_errors=True)
+    if symbol is None or not isinstance(symbol.node, TypeVarExpr) or scope.get_binding(symbol) is not None:
+        return
+    scope.bind_new(name, symbol.node, api.fail_func, ctx.context)
+
+
 def _describe(arg: Type) -> str:
     if isinstance(arg, RawExpressionType):
         return repr(arg.literal_value) if arg.literal_value is not None else "expression"
+    if isinstance(arg, UnboundType):
+        return f'"{arg.name}"'
     return f'"{arg}"'
 
 

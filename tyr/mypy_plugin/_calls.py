@@ -77,8 +77,8 @@ def erase_signature(signature: CallableType, context: Context, pending: PendingC
     scope = Scope(lookup)
     sized: set[TypeVarId] = set()
     for t in signature.arg_types:
-        sized |= shape_variables(t)
-    sized |= shape_variables(signature.ret_type)
+        sized |= shape_variables(t).keys()
+    sized |= shape_variables(signature.ret_type).keys()
     pending.put(context, signature)
     return signature.copy_modified(
         arg_types=[erase_shapes(t, scope) if mentions_shapes(t) else t for t in signature.arg_types],
@@ -170,6 +170,8 @@ class Binder:
     def __post_init__(self) -> None:
         self.variables: dict[str, TypeVarLikeType] = {}
         for var in self.signature.variables:
+            self.variables[self.scope.name_of(var)] = var
+        for var in _late_bound(self.signature):
             self.variables[self.scope.name_of(var)] = var
 
     # -- pairing parameters with arguments ----------------------------------------------------
@@ -309,21 +311,17 @@ class Binder:
                 )
             )
 
-    def _rank_error(self, pattern: MaybeShape, actual: MaybeShape, where: str) -> None:
+    def _rank_error(self, pattern: tuple[Size | Variadic, ...], actual: tuple[Size | Variadic, ...], where: str) -> None:
         self.errors.append(
             _errors.RANK_MISMATCH.format(
                 where=where[0].upper() + where[1:],
                 callee=self.callee,
                 actual=show_shape(actual),
                 actual_rank=_rank_text(actual),
-                expected=self._show_pattern(pattern),
+                expected_rank=_rank_text(pattern),
+                expected=self._show_shape(pattern),
             )
         )
-
-    def _show_pattern(self, pattern: MaybeShape) -> str:
-        if pattern is None:
-            return "a tensor"
-        return f"{_rank_text(pattern)} dimensions {self._show_shape(pattern)}"
 
     def _show_shape(self, shape: tuple[Size | Variadic, ...]) -> str:
         items = []
@@ -377,15 +375,11 @@ class Binder:
             self._size_error(pattern, actual, where, pos)
 
     def _size_error(self, expected: Expr, actual: Expr, where: str, pos: int | None) -> None:
-        self.errors.append(
-            _errors.SIZE_MISMATCH.format(
-                pos=pos if pos is not None else "",
-                where=where,
-                callee=self.callee,
-                expected=self._show(expected),
-                actual=self._show(actual),
-            ).replace("Dimension  of", "A dimension of")
-        )
+        shown = {"callee": self.callee, "expected": self._show(expected), "actual": self._show(actual)}
+        if pos is None:
+            self.errors.append(_errors.VALUE_MISMATCH.format(where=where[0].upper() + where[1:], **shown))
+        else:
+            self.errors.append(_errors.SIZE_MISMATCH.format(pos=pos, where=where, **shown))
 
     def solve_deferred(self) -> None:
         progress = True
@@ -459,6 +453,24 @@ def _rank_text(shape: MaybeShape) -> str:
 
 def _is_size_variable(var: TypeVarLikeType, signature: CallableType) -> bool:
     return any(var.id in shape_variables(t) for t in (*signature.arg_types, signature.ret_type))
+
+
+def _late_bound(signature: CallableType) -> list[TypeVarLikeType]:
+    """Size variables the signature mentions only in dimension strings, bound to it by tyr (`_annotations`).
+
+    They are the function's own type variables (its namespace) that mypy did not list.
+    """
+    definition = signature.definition
+    if definition is None:
+        return []
+    listed = {v.id for v in signature.variables}
+    found: list[TypeVarLikeType] = []
+    for t in signature.arg_types:
+        for var_id, var in shape_variables(t).items():
+            if var_id not in listed and var_id.namespace == definition.fullname and var_id.raw_id < 0:
+                listed.add(var_id)
+                found.append(var)
+    return found
 
 
 def _solve_linear(pattern: Expr, name: str, actual: Expr) -> Expr | object | None:

@@ -31,8 +31,6 @@ STUBS_MISSING = (
 # -- calls ----------------------------------------------------------------------------------------
 
 BOUND_TWICE = 'Dimension {dim} of "{callee}": bound to {first} by {first_where}, but {second_where} has {second}'
-SIZE_MISMATCH = 'Dimension {pos} of {where} for "{callee}": expected {expected}, got {actual}'
-RANK_MISMATCH = '{where} for "{callee}" has shape {actual}, which has {actual_rank} dimensions, but {expected} is expected'
-RULE_ERROR = "{message}"
-MODULE_CALL = '{message} (in "{module}")'
-SEQUENTIAL_LAYER = 'layer {index} of nn.Sequential ({module}): {message}'
+SIZE_MISMATCH = 'Dimension {pos} of {where} to "{callee}": expected {expected}, got {actual}'
+VALUE_MISMATCH = '{where} to "{callee}": expected the size {expected}, got {actual}'
+RANK_MISMATCH = '{where} to "{callee}" has {actual_rank} dimensions {actual}, but {expected_rank} are expected {expected}'

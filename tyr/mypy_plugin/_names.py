@@ -1,6 +1,7 @@
 """Fully qualified names the plugin dispatches on."""
 
 TENSOR = "torch._tensor.Tensor"
+TENSOR_NAME = "tyr._static.Tensor"  # what `from tyr import Tensor` names for mypy; read as TENSOR
 TENSOR_BASE = "torch._C.TensorBase"
 SIZE = "torch._C.Size"
 DIM = "tyr._static.Dim"

@@ -343,14 +343,14 @@ def mentions_shapes(typ: Type, depth: int = 0) -> bool:
     return False
 
 
-def shape_variables(typ: Type) -> set[TypeVarId]:
-    """The type variables a type uses as sizes (in `Tensor[...]`, `Dim[...]` and `DimExpr[...]`)."""
-    found: set[TypeVarId] = set()
+def shape_variables(typ: Type) -> dict[TypeVarId, TypeVarLikeType]:
+    """The type variables a type uses as sizes (in `Tensor[...]`, `Dim[...]` and `DimExpr[...]`), by id."""
+    found: dict[TypeVarId, TypeVarLikeType] = {}
     _collect_shape_variables(typ, found, in_shape=False, depth=0)
     return found
 
 
-def _collect_shape_variables(typ: Type, found: set[TypeVarId], in_shape: bool, depth: int) -> None:
+def _collect_shape_variables(typ: Type, found: dict[TypeVarId, TypeVarLikeType], in_shape: bool, depth: int) -> None:
     if depth > 12:
         return
     if isinstance(typ, UnpackType):
@@ -359,7 +359,7 @@ def _collect_shape_variables(typ: Type, found: set[TypeVarId], in_shape: bool, d
     t = get_proper_type(typ)
     if isinstance(t, (TypeVarType, TypeVarTupleType)):
         if in_shape:
-            found.add(t.id)
+            found[t.id] = t
     elif isinstance(t, Instance):
         inner = in_shape or t.type.fullname in (_names.TENSOR, _names.DIM, _names.DIM_EXPR)
         for arg in t.args:
