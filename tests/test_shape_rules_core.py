@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 import torch
 from hypothesis import event, given, settings
+from hypothesis.control import currently_in_test_context
 from hypothesis import strategies as st
 
 from tyr._symbolic import Expr, const, parse, sym
@@ -240,7 +241,8 @@ def check(
     layout, kernel choice, values)."""
     values = dict(values or {})
     real = run_torch(op, lower(args, values), warns)
-    event("torch rejects" if isinstance(real, BaseException) else "torch accepts")
+    if currently_in_test_context():
+        event("torch rejects" if isinstance(real, BaseException) else "torch accepts")
     rule_args = hide_unknowns(args)
     try:
         got: Any = rule(*rule_args)

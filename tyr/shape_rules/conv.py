@@ -455,7 +455,8 @@ def interpolate(
     `scale_factor` is given (`size=UNKNOWN`: an int of unknown value); a scale gives
     `floor(L * scale)`.  The input's spatial sizes must
     be positive; so must the output's and the channels, except in `"area"` mode (adaptive
-    average pooling), which allows empty outputs, and empty channels for 1 or 2 spatial dims.
+    average pooling), which allows empty outputs, and empty channels for 1 or 2 spatial dims,
+    and checks nothing when every output size is 1 (it takes the mean).
     """
     if (size is None) == (scale_factor is None):
         raise ShapeRuleError("interpolate: give exactly one of size and scale_factor")
@@ -486,7 +487,9 @@ def interpolate(
             raise ShapeRuleError(f"interpolate: {len(scales)} scale factors given for {n} spatial dims")
         out = [_scaled(s, f) for s, f in zip(spatial, scales)]
     area = mode == "area"
-    nonempty = [*spatial, *([channels] if not area or n == 3 else [])]
+    # "area" is adaptive average pooling, which takes the mean when every output size is 1
+    shortcut = area and all(const_of(o) in (1, None) for o in out)
+    nonempty = [] if shortcut else [*spatial, *([channels] if not area or n == 3 else [])]
     for s in nonempty:
         assert not isinstance(s, Variadic)
         if const_of(s) == 0:

@@ -248,7 +248,8 @@ def cross_entropy(
 
     `input` is `(C,)`, `(N, C)` or `(N, C, d1, ...)`.  torch reads `target` as class
     probabilities when it has the input's shape, and otherwise as class indices of the
-    input's shape without `C`: `()`, `(N,)` or `(N, d1, ...)` (`nll_loss` takes indices only).
+    input's shape without `C`: `()` (or `(1,)`), `(N,)` or `(N, d1, ...)` (`nll_loss` takes
+    indices only).
     With `reduction="none"` the result is the input's shape without `C`; otherwise `()`.
     `weight` (per class) is `(C,)`.  `probabilities` overrides the choice when it is known.
     """
@@ -265,9 +266,12 @@ def cross_entropy(
     if target is None or variadic_index(target) is not None:
         return _reduced(per_item if target is not None or probabilities is not None else None, reduction)
     t = sizes(target)
+    if len(dims) == 1 and len(t) == 1 and (probabilities is not None or t[0] is None or const_of(t[0]) == 1):
+        # one unbatched item: a target of shape (1,) is its class index (or its probability if C is 1)
+        return _reduced((), reduction)
     if probabilities is None:
-        # torch reads probabilities exactly when the shapes are equal; with the input's number of dims
-        # but other sizes, the target would be read as indices of the wrong shape, an error either way
+        # torch reads probabilities exactly when the shapes are equal; other shapes of the input's
+        # number of dims would be read as indices of the wrong shape, an error either way
         probabilities = op == "cross_entropy" and len(t) == len(dims)
     if probabilities:
         _check_exact(op, "a target of class probabilities", target, dims)

@@ -16,6 +16,7 @@ from tyr.shape_rules.core import (
     describe_dim,
     dims_argument,
     locate,
+    lower_bound,
     numel,
     show,
     show_shape,
@@ -76,13 +77,20 @@ def reduce(
     0 or -1 and stays 0-d.  `dim=()` reduces every dim (`any`/`all` reduce none:
     `empty_dim_reduces_all=False`).  `nonempty`: torch rejects reducing a dim of size 0
     (there is no maximum of nothing), and reducing everything when there are no elements.
-    `Tensor[*Batch, D].sum(-1)` is `(*Batch,)`.
+    `op="norm"` is `torch.norm` with its default `p="fro"`, which takes at most 2 dims (use
+    `op="vector_norm"` for a numeric `p`); `op="logsumexp"` with `dim=()` fails in torch for
+    a non-empty tensor without `keepdim`.  `Tensor[*Batch, D].sum(-1)` is `(*Batch,)`.
     """
     if shape is None:
         return None
     dims = dims_argument(dim, op)
     if dims == () and not empty_dim_reduces_all:
         return shape
+    if op == "norm" and dims is not None and len(dims) > 2:
+        raise ShapeRuleError(f"{op}: the Frobenius norm takes at most 2 dims, got {dims}; use a numeric p")
+    if dims == () and op == "logsumexp" and not keepdim and shape and _nonzero(numel(shape)):
+        # torch reduces everything, then fails to write the 0-d result
+        raise ShapeRuleError(f"{op}: dim=() fails for the non-empty {show_shape(shape)} unless keepdim=True")
     if not dims:
         return _full(shape, keepdim, op, nonempty)
     positions = _reduced_positions(shape, dims, op)
@@ -143,3 +151,13 @@ def topk(shape: MaybeShape, k: SizeArg, dim: int = -1, *, op: str = "topk") -> t
         return ((), ())
     out = (*shape[:pos], count, *shape[pos + 1 :])
     return (out, out)
+
+
+def _nonzero(size: Size) -> bool:
+    value = None if size is None else size.const_value
+    return value is not None and value != 0 or size is not None and value is None and _positive(size)
+
+
+def _positive(size: Size) -> bool:
+    low = None if size is None else lower_bound(size)
+    return low is not None and low >= 1
