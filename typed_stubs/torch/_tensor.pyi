@@ -6,18 +6,18 @@
 # which is compatible with every shaped tensor both ways, so every torch API typed with
 # the bare `Tensor` keeps working.  The methods below are those torch/_tensor.py defines
 # on top of `torch._C.TensorBase`, typed as torch types them (untyped where torch leaves
-# them untyped), except that `backward` is typed, and `split` and `unflatten` are left
-# to TensorBase's typed overloads, so that they are usable in strict code; the plugin
-# gives their results shapes.
+# them untyped), except that `backward`, `split` and `unflatten` are typed (as
+# torch's documentation describes them), so that they are usable in strict code; the
+# plugin gives their results shapes.
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Concatenate, Generic, TypeVar
 
 from typing_extensions import ParamSpec, TypeVarTuple, Unpack
 
 import torch
-from torch import _C
+from torch import SymInt, _C
 from torch._C import TensorBase
 from torch.types import Number
 
@@ -92,6 +92,8 @@ class Tensor(TensorBase, Generic[Unpack[_Shape]]):
         return_complex: bool = False,
     ): ...
     def resize(self, *sizes): ...
+    def split(self, split_size: int | SymInt | Sequence[int | SymInt], dim: int = 0) -> tuple[Tensor, ...]: ...
+    def unflatten(self, dim: int | str, sizes: Sequence[int | SymInt]) -> Tensor: ...
     def resize_as(self, tensor): ...
     def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None): ...
     def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None): ...

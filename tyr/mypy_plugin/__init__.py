@@ -29,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from mypy.nodes import MypyFile, TypeInfo
+from mypy.nodes import MypyFile, PlaceholderNode, TypeAlias, TypeInfo, Var
 from mypy.options import Options
 from mypy.plugin import (
     AnalyzeTypeContext,
@@ -41,9 +41,10 @@ from mypy.plugin import (
     Plugin,
     ReportConfigContext,
 )
-from mypy.types import AnyType, FunctionLike, Type, TypeOfAny
+from mypy.types import AnyType, FunctionLike, Instance, Type, TypeOfAny, TypeVarTupleType, get_proper_type
 
 from tyr.mypy_plugin import _annotations, _calls, _dims, _errors, _functions, _modules, _names, _tensors
+from tyr.mypy_plugin._types import mentions_shapes
 
 # Callees from these packages never have shaped signatures (torch's are handled by name).
 _NO_SHAPES = frozenset(sys.stdlib_module_names) | {"builtins", "typing_extensions", "mypy", "torch", "numpy", "_typeshed"}
@@ -73,6 +74,8 @@ class TyrPlugin(Plugin):
         self._pending = _calls.PendingCalls()
         self._tensor_classes: dict[str, bool] = {_names.TENSOR: True, _names.TENSOR_BASE: True}
         self._module_classes: dict[str, bool] = {}
+        self._sized_attributes: dict[str, bool] = {}
+        self._tensor_aliases: dict[str, bool] = {}
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         return _DIGEST
@@ -80,6 +83,8 @@ class TyrPlugin(Plugin):
     def set_modules(self, modules: dict[str, MypyFile]) -> None:
         super().set_modules(modules)
         self._infos.clear()
+        self._sized_attributes.clear()
+        self._tensor_aliases.clear()
 
     def lookup_info(self, fullname: str) -> TypeInfo | None:
         """A class of the current build by full name."""
@@ -94,6 +99,8 @@ class TyrPlugin(Plugin):
     # -- annotations ----------------------------------------------------------------------------
 
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
+        if self._is_tensor_alias(fullname):
+            return _guarded(_annotations.analyze_tensor_alias, _analyzed, fullname=fullname, lookup=self.lookup_info, plugin=self)
         if fullname in (_names.TENSOR, _names.TENSOR_NAME):
             return _guarded(_annotations.analyze_tensor, _analyzed, lookup=self.lookup_info)
         if fullname == _names.DIM:
@@ -142,7 +149,52 @@ class TyrPlugin(Plugin):
         owner, _, attribute = fullname.rpartition(".")
         if owner == _names.TENSOR_BASE and attribute in _TENSOR_ATTRIBUTES:
             return _guarded(_tensors.attribute_hook, _attribute, attribute=attribute, lookup=self.lookup_info)
+        if owner in _tensors.RETURN_TYPES and attribute in ("values", "indices", "min", "max"):
+            return _guarded(_tensors.named_field_hook, _attribute, index=0 if attribute in ("values", "min") else 1)
+        if self._has_sized_attribute(owner, attribute):
+            return _guarded(_calls.attribute_hook, _attribute, lookup=self.lookup_info)
         return None
+
+    def _has_sized_attribute(self, owner: str, attribute: str) -> bool:
+        """Whether a user class's attribute has sizes that mypy may substitute (`Linear[D, 4*D]` of a `Block[D]`)."""
+        key = f"{owner}.{attribute}"
+        known = self._sized_attributes.get(key)
+        if known is None:
+            if _top_level(owner) in _NO_SHAPES:
+                known = False
+            else:
+                info = self.lookup_info(owner)
+                node = info.get(attribute) if info is not None else None
+                var = node.node if node is not None else None
+                if not isinstance(var, Var) or var.type is None:
+                    return False  # not analysed yet: decide later
+                known = bool(info is not None and info.type_vars and mentions_shapes(var.type))
+            self._sized_attributes[key] = known
+        return known
+
+    def _is_tensor_alias(self, fullname: str) -> bool:
+        """Whether `fullname` is a generic type alias of a shaped tensor (`Hidden = Tensor[B, T, 768]`)."""
+        known = self._tensor_aliases.get(fullname)
+        if known is None:
+            if _top_level(fullname) in _NO_SHAPES or fullname in (_names.TENSOR, _names.TENSOR_NAME, _names.DIM):
+                known = False
+            else:
+                node = self.lookup_fully_qualified(fullname)
+                alias = node.node if node is not None else None
+                if not isinstance(alias, TypeAlias):
+                    if alias is None or isinstance(alias, PlaceholderNode):
+                        return False  # not defined yet: decide later
+                    known = False
+                else:
+                    target = get_proper_type(alias.target)
+                    known = (
+                        isinstance(target, Instance)
+                        and target.type.fullname == _names.TENSOR
+                        and bool(alias.alias_tvars)
+                        and not any(isinstance(v, TypeVarTupleType) for v in alias.alias_tvars)
+                    )
+            self._tensor_aliases[fullname] = known
+        return known
 
     def _is_module_class(self, fullname: str) -> bool:
         known = self._module_classes.get(fullname)

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import NoReturn
 
-from mypy.nodes import Context, TypeVarExpr
-from mypy.plugin import AnalyzeTypeContext
+from mypy.expandtype import expand_type
+from mypy.nodes import Context, TypeAlias, TypeVarExpr
+from mypy.plugin import AnalyzeTypeContext, Plugin
 from mypy.typeanal import TypeAnalyser
 from mypy.types import (
     AnyType,
@@ -31,7 +32,7 @@ from mypy.types import (
 
 from tyr._symbolic import Expr, ExprSyntaxError, parse, sym
 from tyr.mypy_plugin import _errors, _names
-from tyr.mypy_plugin._types import UNKNOWN, Lookup, Scope, unknown_rank
+from tyr.mypy_plugin._types import UNKNOWN, Lookup, Scope, normalise, unknown_rank
 
 
 _told_stubs_missing: set[str] = set()
@@ -70,6 +71,36 @@ def analyze_tensor(ctx: AnalyzeTypeContext, lookup: Lookup) -> Type:
         ctx.api.fail(_errors.TWO_VARIADICS.format(type="Tensor"), ctx.context, code=_errors.ANNOTATION)
         return AnyType(TypeOfAny.from_error)
     return Instance(info, args, line=t.line, column=t.column)
+
+
+def analyze_tensor_alias(ctx: AnalyzeTypeContext, fullname: str, lookup: Lookup, plugin: Plugin) -> Type:
+    """`Hidden[32, T]` for `Hidden = Tensor[B, T, 768]`: the alias applied to sizes read as in `Tensor[...]`.
+
+    (mypy would read each argument of an alias on its own, where `32` is not a type.)
+    """
+    node = plugin.lookup_fully_qualified(fullname)
+    alias = node.node if node is not None else None
+    assert isinstance(alias, TypeAlias)
+    t = ctx.type
+    scope = Scope(lookup)
+    if not t.args:
+        return ctx.api.analyze_type(UnboundType(fullname, [], line=t.line, column=t.column))
+    if len(t.args) != len(alias.alias_tvars):
+        ctx.api.fail(
+            f'Type alias "{alias.name}" expects {len(alias.alias_tvars)} sizes, {len(t.args)} given',
+            ctx.context,
+            code=_errors.ANNOTATION,
+        )
+        return AnyType(TypeOfAny.from_error)
+    try:
+        args = [_analyze_dim(arg, ctx, scope, alias.name) for arg in t.args]
+    except _BadDim:
+        return AnyType(TypeOfAny.from_error)
+    if any(isinstance(a, UnpackType) for a in args):
+        ctx.api.fail(_errors.DIM_ARGS.replace('"Dim"', f'"{alias.name}"'), ctx.context, code=_errors.ANNOTATION)
+        return AnyType(TypeOfAny.from_error)
+    applied = expand_type(alias.target, {var.id: arg for var, arg in zip(alias.alias_tvars, args)})
+    return normalise(applied, scope)
 
 
 def analyze_dim(ctx: AnalyzeTypeContext, lookup: Lookup) -> Type:

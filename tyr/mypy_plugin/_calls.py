@@ -24,7 +24,14 @@ from dataclasses import dataclass, field
 from mypy.expandtype import expand_type, freshen_function_type_vars
 from mypy.maptype import map_instance_to_supertype
 from mypy.nodes import Context
-from mypy.plugin import CheckerPluginInterface, FunctionContext, FunctionSigContext, MethodContext, MethodSigContext
+from mypy.plugin import (
+    AttributeContext,
+    CheckerPluginInterface,
+    FunctionContext,
+    FunctionSigContext,
+    MethodContext,
+    MethodSigContext,
+)
 from mypy.types import (
     CallableType,
     Instance,
@@ -133,6 +140,11 @@ def bind_call(
     for message in binder.errors:
         api.fail(prefix + message, context, code=_errors.SHAPE)
     return normalise(expand_type(return_type, binder.environment()), scope)
+
+
+def attribute_hook(ctx: AttributeContext, lookup: Lookup) -> Type:
+    """A generic class's sized attribute, its sizes renormalised after mypy substituted the instance's."""
+    return normalise(ctx.default_attr_type, Scope(lookup))
 
 
 def callee_name(signature: CallableType) -> str:

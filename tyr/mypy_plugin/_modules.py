@@ -115,8 +115,10 @@ class Module:
         return (size,) * n
 
     def display(self) -> str:
-        shown = [_show_arg(a, self.scope) for a in self.args]
-        return f"{self.info.name}[{', '.join(shown)}]" if shown else self.info.name
+        """The module as messages show it: `Linear[784, 256]`, `Conv2d[3, 16, 3, 1, 1, 1, 1]`."""
+        shown = [_show_arg(a, self.scope) for a in self.instance.args]
+        name = self.instance.type.name
+        return f"{name}[{', '.join(shown)}]" if shown else name
 
 
 def _static_value(t: Type, scope: Scope) -> object:

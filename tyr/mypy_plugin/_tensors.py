@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from mypy.nodes import ARG_POS, EllipsisExpr, Expression, NameExpr, SliceExpr, TupleExpr
 from mypy.plugin import AttributeContext, MethodContext
-from mypy.types import Instance, TupleType, Type, UnionType, get_proper_type
+from mypy.types import AnyType, Instance, TupleType, Type, UnionType, get_proper_type
 
 from tyr import shape_rules as rules
 from tyr.mypy_plugin import _names
@@ -84,6 +84,20 @@ def attribute_hook(ctx: AttributeContext, attribute: str, lookup: Lookup) -> Typ
     return ctx.default_attr_type
 
 
+RETURN_TYPES = frozenset(
+    f"torch.return_types.{name}"
+    for name in ("max", "min", "topk", "sort", "kthvalue", "median", "nanmedian", "mode", "cummax", "cummin", "aminmax")
+)
+
+
+def named_field_hook(ctx: AttributeContext, index: int) -> Type:
+    """`x.max(dim=1).values`: the field of a result tuple (`torch.return_types.max`) that tyr typed."""
+    result = get_proper_type(ctx.type)
+    if isinstance(result, TupleType) and index < len(result.items):
+        return result.items[index]
+    return ctx.default_attr_type
+
+
 def _is_tensor_type(t: Type) -> bool:
     p = get_proper_type(t)
     return isinstance(p, Instance) and p.type.fullname == _names.TENSOR
@@ -109,7 +123,9 @@ def _same(call: Call, shape: MaybeShape) -> Type:
 
 
 def _returns_tensor(call: Call) -> bool:
-    return _is_tensor_type(call.default)
+    """Whether torch's own signature returns a tensor here (or is untyped, as `Tensor.norm` is)."""
+    default = get_proper_type(call.default)
+    return _is_tensor_type(default) or isinstance(default, AnyType)
 
 
 def _other(call: Call) -> MaybeShape:

@@ -329,7 +329,7 @@ def mentions_shapes(typ: Type, depth: int = 0) -> bool:
         fullname = t.type.fullname
         if fullname == _names.TENSOR:
             return is_shaped(t)
-        if fullname == _names.DIM:
+        if fullname in (_names.DIM, _names.DIM_EXPR):
             return True
         return any(mentions_shapes(arg, depth + 1) for arg in t.args)
     if isinstance(t, UnionType):

@@ -1,0 +1,3 @@
+import torch
+
+from alias_and_dims.shapes import Hidden, make

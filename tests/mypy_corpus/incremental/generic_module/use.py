@@ -1,0 +1,5 @@
+import torch
+
+from generic_module.model import Block
+
+block = Block(32)

@@ -1,0 +1,14 @@
+"""A subclass of a torch module that keeps its forward keeps its shape rule (its sizes unknown here)."""
+
+from typing import reveal_type
+
+import torch
+from torch import nn
+
+
+class Scaled(nn.Linear):
+    pass
+
+
+layer = Scaled(4, 3)
+reveal_type(layer(torch.randn(2, 4)))  # N: Revealed type is "torch._tensor.Tensor[Literal[2], Any]"

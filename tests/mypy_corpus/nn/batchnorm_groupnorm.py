@@ -1,0 +1,23 @@
+"""`nn.BatchNorm1d/2d(C)` and `nn.GroupNorm(G, C)` check the channel dim."""
+
+from typing import TypeVar, reveal_type
+
+import torch
+from torch import nn
+
+from tyr import Tensor
+
+B = TypeVar("B")
+
+bn2 = nn.BatchNorm2d(16)
+bn1 = nn.BatchNorm1d(64)
+gn = nn.GroupNorm(4, 16)
+reveal_type(bn2)  # N: Revealed type is "torch.nn.modules.batchnorm.BatchNorm2d[Literal[16]]"
+
+
+def run(img: Tensor[B, 16, 8, 8], feats: Tensor[B, 64]) -> None:
+    reveal_type(bn2(img))  # N: Revealed type is "torch._tensor.Tensor[B, Literal[16], Literal[8], Literal[8]]"
+    reveal_type(bn1(feats))  # N: Revealed type is "torch._tensor.Tensor[B, Literal[64]]"
+    reveal_type(gn(img))  # N: Revealed type is "torch._tensor.Tensor[B, Literal[16], Literal[8], Literal[8]]"
+    bn2(torch.zeros(2, 8, 4, 4))  # E: batch_norm  [tyr-shape]
+    nn.GroupNorm(3, 16)(img)  # E: group_norm: the input's 16 channels do not split into num_groups=3 groups  [tyr-shape]
