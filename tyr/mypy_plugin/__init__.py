@@ -6,8 +6,9 @@ Enable it in `mypy.ini` (or `[tool.mypy]`)::
     plugins = tyr.mypy_plugin
     allow_redefinition = True
 
-together with tyr's torch stubs (`typed_stubs/`, shipped as `torch-stubs`), which
-make `torch.Tensor` and the sized `torch.nn` modules generic.  This module only
+together with tyr's torch stubs (`typed_stubs/torch-stubs`, installed with tyr as a
+PEP 561 partial stub package), which make `torch.Tensor` and the sized `torch.nn`
+modules generic.  This module only
 dispatches on full names; each concern lives in its own module:
 
 * `_annotations`: `Tensor[...]` and `Dim[...]` in annotations,

@@ -24,8 +24,9 @@ NEGATIVE_DIM = 'Invalid dimension {value} in "{type}": sizes are not negative'
 TWO_VARIADICS = 'At most one *TypeVarTuple may appear in "{type}"'
 DIM_ARGS = '"Dim" takes exactly one size: Dim[768], Dim[D] or Dim["4*D"]'
 STUBS_MISSING = (
-    'tyr: torch.Tensor is not generic here, so shapes cannot be checked; make tyr\'s torch stubs visible '
-    "to mypy (add typed_stubs to mypy_path and files with explicit_package_bases, or install tyr)"
+    "tyr: torch.Tensor is not generic here, so shapes cannot be checked: mypy does not see tyr's torch "
+    "stubs (install tyr, which puts them in site-packages as torch-stubs; in tyr's repository run mypy "
+    "without file arguments, or add typed_stubs to them)"
 )
 
 # -- calls ----------------------------------------------------------------------------------------
