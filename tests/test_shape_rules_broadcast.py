@@ -8,8 +8,8 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_shape_rules_core import check, draw_case, examples, shape, shapes_from, tensor, with_variadic
 
-from test_shape_rules_core import examples, check, draw_case, shape, shapes_from, tensor, with_variadic
 from tyr._symbolic import const, parse
 from tyr.shape_rules import ShapeRuleError, Variadic, broadcast_shapes, broadcasts_to, expand, masked_fill, where
 

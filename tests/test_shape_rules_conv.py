@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-import torch
 import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_shape_rules_core import check, draw_case, examples, shape, shapes_from, tensor, with_variadic
 
-from test_shape_rules_core import examples, check, draw_case, shape, shapes_from, tensor, with_variadic
 from tyr._symbolic import Expr, const, parse
 from tyr.shape_rules import (
     UNKNOWN,

@@ -28,14 +28,14 @@ from typing import Any
 import pytest
 import torch
 from hypothesis import event, given, settings
-from hypothesis.control import currently_in_test_context
 from hypothesis import strategies as st
+from hypothesis.control import currently_in_test_context
 
 from tyr._symbolic import Expr, const, parse, sym
 from tyr.shape_rules import ShapeRuleError, Variadic
 from tyr.shape_rules.core import (
-    lower_bound,
     locate,
+    lower_bound,
     numel,
     provably_at_least,
     show_shape,

@@ -8,8 +8,8 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from test_shape_rules_core import check, draw_case, examples, shape
+
 from tyr._symbolic import Expr, const, parse
 from tyr.shape_rules import UNKNOWN, ShapeRuleError, arange, eye, from_sizes, linspace
 

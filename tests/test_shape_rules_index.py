@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_shape_rules_core import check, draw_case, examples, shape, shapes_from, tensor, with_variadic
 
-from test_shape_rules_core import examples, check, draw_case, shape, shapes_from, tensor, with_variadic
 from tyr._symbolic import Expr, const, parse, sym
 from tyr.shape_rules import UNKNOWN, ShapeRuleError, Variadic, index, slice_length
 

@@ -7,11 +7,12 @@ import torch
 import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_shape_rules_core import check, draw_case, examples, shape, shapes_from, tensor, with_variadic
 
-from test_shape_rules_core import examples, check, draw_case, shape, shapes_from, tensor, with_variadic
 from tyr._symbolic import Expr
 from tyr.shape_rules import (
     ShapeRuleError,
+    T,
     Variadic,
     einsum,
     linear,
@@ -21,7 +22,6 @@ from tyr.shape_rules import (
     permute,
     t,
     transpose,
-    T,
 )
 
 SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])

@@ -7,10 +7,8 @@ from typing import Any
 import pytest
 import torch
 import torch.nn.functional as F
-from torch.nn.attention import SDPBackend, sdpa_kernel
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from test_shape_rules_core import (
     check,
     draw_case,
@@ -24,6 +22,8 @@ from test_shape_rules_core import (
     torch_shape,
     with_variadic,
 )
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
 from tyr._symbolic import Expr, const
 from tyr.shape_rules import (
     ShapeRuleError,

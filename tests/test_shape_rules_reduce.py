@@ -9,8 +9,8 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_shape_rules_core import check, dim_of, draw_case, examples, shape, shapes_from, tensor, with_variadic
 
-from test_shape_rules_core import examples, check, dim_of, draw_case, shape, shapes_from, tensor, with_variadic
 from tyr._symbolic import const, parse
 from tyr.shape_rules import ShapeRuleError, Variadic, along_dim, argmax, max_along, reduce, topk
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tyr._symbolic import Expr
 from tyr.shape_rules.core import (
     MaybeShape,
     Shape,
@@ -16,7 +15,6 @@ from tyr.shape_rules.core import (
     const_of,
     describe_dim,
     is_one,
-    locate,
     min_rank,
     show,
     show_shape,

@@ -353,14 +353,16 @@ def pool_nd(
         )
     for k, p in zip(kernels, pads):
         if p < 0 or p > k // 2:
-            raise ShapeRuleError(f"{op}: padding {list(pads)} must be between 0 and half of kernel_size {list(kernels)}")
+            raise ShapeRuleError(
+                f"{op}: padding {list(pads)} must be between 0 and half of kernel_size {list(kernels)}"
+            )
     if input is None:
         return None
     parts = _split_input(input, n, op)
     if parts is None:
         return None
     batch, channels, spatial = parts
-    for i, size in enumerate((channels, *spatial)):
+    for size in (channels, *spatial):
         if size is not None and size.const_value == 0:
             raise ShapeRuleError(f"{op}: the input {show_shape(input)} is empty in a dim other than the batch")
     out: list[Size] = []

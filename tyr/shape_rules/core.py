@@ -196,8 +196,8 @@ def locate(shape: Shape, dim: int, op: str, *, extra: int = 0, scalar_as_1d: boo
     """The position in `shape` of dim index `dim`, or None when it falls inside or past a `Variadic`.
 
     `extra` widens the valid range for ops that index a result one dim longer
-    (`unsqueeze`, `stack`): position `len(shape)` is then valid.  Raises when the
-    index is out of range for every length the `Variadic` can take.
+    (`unsqueeze`, `stack`): position `len(shape)` is then valid.  Raises when there is no
+    `Variadic` and the index is out of range (with one, every index fits some length).
     """
     v = variadic_index(shape)
     if v is None:
@@ -217,7 +217,7 @@ def describe_dim(shape: Shape, pos: int) -> str:
     return str(pos)
 
 
-def dims_argument(dim: Dims, op: str) -> tuple[int, ...] | None:
+def dims_argument(dim: Dims) -> tuple[int, ...] | None:
     """Normalise a `dim` argument to a tuple of ints (None stays None)."""
     if dim is None:
         return None

@@ -8,9 +8,9 @@ from typing import Union
 
 from tyr._symbolic import Expr, const
 from tyr.shape_rules.core import (
+    UNKNOWN,
     MaybeShape,
     Shape,
-    UNKNOWN,
     ShapeRuleError,
     Size,
     Unknown,
@@ -21,7 +21,6 @@ from tyr.shape_rules.core import (
     show_shape,
     variadic_index,
 )
-
 
 Bound = Union[int, Expr, None, Unknown]
 """A slice bound: a literal int, a symbolic size (a `Dim`), None (omitted) or `UNKNOWN`."""

@@ -83,7 +83,7 @@ def reduce(
     """
     if shape is None:
         return None
-    dims = dims_argument(dim, op)
+    dims = dims_argument(dim)
     if dims == () and not empty_dim_reduces_all:
         return shape
     if op == "norm" and dims is not None and len(dims) > 2:

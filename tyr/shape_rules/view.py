@@ -160,7 +160,7 @@ def squeeze(shape: MaybeShape, dim: Dims = None) -> MaybeShape:
     """
     if shape is None:
         return None
-    dims = dims_argument(dim, "squeeze")
+    dims = dims_argument(dim)
     if dims is None:
         if variadic_index(shape) is not None or any(const_of(s) is None for s in _plain(shape)):
             return None
