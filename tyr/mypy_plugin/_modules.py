@@ -41,6 +41,7 @@ from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
 from tyr.mypy_plugin._types import UNKNOWN, Lookup, NotATensor, Scope, unknown_rank
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, Variadic
 from tyr.shape_rules import nn_functional as nnf
+from tyr.shape_rules import nn_modules
 
 _NN = "torch.nn.modules."
 
@@ -54,10 +55,11 @@ class Param:
     names: tuple[str, ...]
     kind: str  # "size": a size; "sizes": an int or sequence of sizes (a TypeVarTuple); "static": a constant
     default: object = MISSING
+    same_as: int | None = None  # a size that defaults to an earlier one (kdim to embed_dim)
 
 
-def _size(*names: str) -> Param:
-    return Param(names, "size")
+def _size(*names: str, same_as: int | None = None) -> Param:
+    return Param(names, "size", same_as=same_as)
 
 
 def _sizes(*names: str) -> Param:
@@ -167,7 +169,10 @@ def constructor_hook(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Typ
             args.extend(_constructor_sizes(call, param))
         elif param.kind == "size":
             actuals = call.actuals(*param.names)
-            args.append(scope.size_type(call.size_of(actuals[0])) if actuals else UNKNOWN)
+            if (not actuals or call.is_none(actuals[0])) and param.same_as is not None:
+                args.append(args[param.same_as])
+            else:
+                args.append(scope.size_type(call.size_of(actuals[0])) if actuals else UNKNOWN)
         else:
             args.append(_constructor_static(call, param))
     if len(args) != len(default.args) and not default.type.has_type_var_tuple_type:
@@ -384,7 +389,60 @@ def _group_norm_forward(module: Module, inputs: Sequence[Type]) -> Type:
 
 def _batch_norm_forward(module: Module, inputs: Sequence[Type]) -> Type:
     channels = module.size(0)
+    for base in module.instance.type.mro:
+        n = _BATCH_NORM_RANKS.get(base.fullname)
+        if n is not None:
+            return module.scope.tensor_type(nn_modules.batch_norm_nd(_input(module, inputs), channels, n))
     return module.scope.tensor_type(nnf.batch_norm(_input(module, inputs), (channels,)))
+
+
+_BATCH_NORM_RANKS = {f"{_NN}batchnorm.BatchNorm{n}d": n for n in (1, 2, 3)}
+
+
+def _multihead_attention_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    """`attn(query, key, value, key_padding_mask, need_weights, attn_mask, average_attn_weights, is_causal)`."""
+    scope = module.scope
+
+    def optional(index: int) -> tuple[MaybeShape, bool]:
+        if index >= len(inputs) or isinstance(get_proper_type(inputs[index]), NoneType):
+            return None, False
+        return _input(module, inputs, index), True
+
+    def flag(index: int, default: bool) -> bool:
+        if index >= len(inputs) or isinstance(get_proper_type(inputs[index]), NoneType):
+            return default
+        return _flag(_static_value(_literal_of(inputs[index]), scope))
+
+    key_padding_mask, _ = optional(3)
+    attn_mask, has_mask = optional(5)
+    need_weights = flag(4, True)
+    out, weights = nn_modules.multihead_attention(
+        _input(module, inputs, 0),
+        _input(module, inputs, 1),
+        _input(module, inputs, 2),
+        embed_dim=module.size(0),
+        num_heads=module.size(1),
+        kdim=module.size(3),
+        vdim=module.size(4),
+        batch_first=_flag(module.static(2)),
+        extra_keys=int(_flag(module.static(5))) + int(_flag(module.static(6))),
+        key_padding_mask=key_padding_mask,
+        attn_mask=attn_mask,
+        need_weights=need_weights,
+        average_attn_weights=flag(6, True),
+        is_causal=flag(7, False),
+        has_attn_mask=has_mask,
+    )
+    fallback = scope.instance(_names.TUPLE, [UNKNOWN])
+    return TupleType([scope.tensor_type(out), scope.tensor_type(weights) if need_weights else NoneType()], fallback)
+
+
+def _literal_of(t: Type) -> Type:
+    """An argument's literal type (`True` is an `int`... `bool` whose last known value is `Literal[True]`)."""
+    p = get_proper_type(t)
+    if isinstance(p, Instance) and p.last_known_value is not None:
+        return p.last_known_value
+    return p
 
 
 def _conv_forward(n: int) -> Forward:
@@ -567,6 +625,18 @@ SPECS: dict[str, Spec] = {
     _NN + "conv.ConvTranspose2d": Spec((*_CONV, _static("output_padding", default=0)), _conv_transpose_forward(2)),
     _NN + "conv.ConvTranspose3d": Spec((*_CONV, _static("output_padding", default=0)), _conv_transpose_forward(3)),
     _NN + "flatten.Flatten": Spec((_static("start_dim", default=1), _static("end_dim", default=-1)), _flatten_forward),
+    _NN + "activation.MultiheadAttention": Spec(
+        (
+            _size("embed_dim"),
+            _size("num_heads"),
+            _static("batch_first", default=False),
+            _size("kdim", same_as=0),
+            _size("vdim", same_as=0),
+            _static("add_bias_kv", default=False),
+            _static("add_zero_attn", default=False),
+        ),
+        _multihead_attention_forward,
+    ),
 }
 _POOL_MAX = (
     _static("kernel_size"),

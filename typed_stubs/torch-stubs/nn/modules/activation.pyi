@@ -2,9 +2,10 @@
 # tyr's stub for torch/nn/modules/activation.py (torch 2.13).
 #
 # The activations keep their input's shape (the tyr mypy plugin knows them by
-# name).  `MultiheadAttention[Embed, Heads, BatchFirst]` carries `embed_dim`,
-# `num_heads` and `batch_first`, bound by the plugin from the constructor, so
-# `attn(q, k, v)` can be checked; unlike torch's own, its constructor is typed.
+# name).  `MultiheadAttention[Embed, Heads, BatchFirst, KDim, VDim, AddBiasKV,
+# AddZeroAttn]` carries the constructor arguments that shape its inputs and outputs,
+# bound by the plugin, so `attn(q, k, v)` can be checked; unlike torch's own, its
+# constructor is typed.
 
 from typing import Any, Generic
 
@@ -52,6 +53,10 @@ __all__ = [
 _Embed = TypeVar("_Embed", default=Any)
 _Heads = TypeVar("_Heads", default=Any)
 _BatchFirst = TypeVar("_BatchFirst", default=Any)
+_KDim = TypeVar("_KDim", default=Any)
+_VDim = TypeVar("_VDim", default=Any)
+_AddBiasKV = TypeVar("_AddBiasKV", default=Any)
+_AddZeroAttn = TypeVar("_AddZeroAttn", default=Any)
 
 class Threshold(Module):
     __constants__: list[str]
@@ -204,7 +209,7 @@ def _check_arg_device(x: torch.Tensor | None) -> bool: ...
 def _arg_requires_grad(x: torch.Tensor | None) -> bool: ...
 def _is_make_fx_tracing(): ...
 
-class MultiheadAttention(Module, Generic[_Embed, _Heads, _BatchFirst]):
+class MultiheadAttention(Module, Generic[_Embed, _Heads, _BatchFirst, _KDim, _VDim, _AddBiasKV, _AddZeroAttn]):
     __constants__: list[str]
     bias_k: Tensor | None
     bias_v: Tensor | None
@@ -218,11 +223,11 @@ class MultiheadAttention(Module, Generic[_Embed, _Heads, _BatchFirst]):
     head_dim: int
     out_proj: NonDynamicallyQuantizableLinear
     add_zero_attn: bool
-    q_proj_weight: Parameter | None
-    k_proj_weight: Parameter | None
-    v_proj_weight: Parameter | None
-    in_proj_weight: Parameter | None
-    in_proj_bias: Parameter | None
+    q_proj_weight: Any  # a Parameter, or None (torch assigns them in an untyped __init__)
+    k_proj_weight: Any
+    v_proj_weight: Any
+    in_proj_weight: Any
+    in_proj_bias: Any
     def __init__(
         self,
         embed_dim: int,

@@ -1,0 +1,131 @@
+"""Soundness of the nn module rules (`tyr.shape_rules.nn_modules`) against LibTorch (spec §7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_shape_rules_core import check, draw_case, examples, shapes_from
+from torch import nn
+
+from tyr._symbolic import Expr, const
+from tyr.shape_rules import ShapeRuleError
+from tyr.shape_rules.nn_modules import batch_norm_nd, multihead_attention
+
+SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])
+
+
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_batch_norm_nd(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    n = data.draw(st.sampled_from([1, 2, 3]))
+    features = data.draw(st.integers(1, 4))
+    if data.draw(st.integers(0, 2)):  # mostly the module's own rank, with its channels or others
+        rank = data.draw(st.sampled_from([2, 3] if n == 1 else [n + 2]))
+        channels = data.draw(st.sampled_from([const(features), *sizes]))
+        rest = data.draw(shapes_from(sizes, rank - 2, rank - 2))
+        x = (data.draw(st.sampled_from(sizes)), channels, *rest)
+    else:
+        x = data.draw(shapes_from(sizes, min_rank=1, max_rank=5))
+    module = {1: nn.BatchNorm1d, 2: nn.BatchNorm2d, 3: nn.BatchNorm3d}[n](features)
+    module.eval()  # running statistics: no "more than one value per channel" rule in play
+    check(lambda x: batch_norm_nd(x, const(features), n), lambda x: module(torch.zeros(x)), x, values=values)
+
+
+def _mha_case(data: st.DataObject) -> dict[str, Any]:
+    heads = data.draw(st.integers(1, 3))
+    embed = heads * data.draw(st.integers(1, 3))
+    return {
+        "embed": embed,
+        "heads": heads,
+        "kdim": data.draw(st.sampled_from([None, embed, embed + 1])),
+        "vdim": data.draw(st.sampled_from([None, embed, 2])),
+        "batch_first": data.draw(st.booleans()),
+        "bias_kv": data.draw(st.booleans()),
+        "zero_attn": data.draw(st.booleans()),
+        "need_weights": data.draw(st.booleans()),
+        "average": data.draw(st.booleans()),
+        "is_causal": data.draw(st.booleans()) and data.draw(st.booleans()),
+    }
+
+
+@SYMBOLIC
+@settings(max_examples=examples(300), deadline=None)
+@given(data=st.data())
+def test_multihead_attention(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    case = _mha_case(data)
+    embed, heads = case["embed"], case["heads"]
+    kdim = case["kdim"] if case["kdim"] is not None else embed
+    vdim = case["vdim"] if case["vdim"] is not None else embed
+    features = [const(embed), const(kdim), const(vdim)]
+    pool = [*sizes, *features]
+    batched = data.draw(st.booleans())
+    rank = 3 if batched else 2
+
+    length, source, batch = (data.draw(st.sampled_from(sizes)) for _ in range(3))
+
+    def operand(seq: Expr, last: int) -> tuple[Expr, ...]:
+        """Mostly a well-formed operand (the drawn lengths and batch, the right features); now and then any."""
+        if data.draw(st.integers(0, 5)):
+            if not batched:
+                return (seq, const(last))
+            return (batch, seq, const(last)) if case["batch_first"] else (seq, batch, const(last))
+        return data.draw(shapes_from(pool, min_rank=1, max_rank=4))
+
+    query, key, value = operand(length, embed), operand(source, kdim), operand(source, vdim)
+    if data.draw(st.booleans()):
+        value = key  # the same shape, as self-attention and packed projections have
+    kpm: tuple[Expr, ...] | None = None
+    if data.draw(st.integers(0, 2)) == 0:
+        kpm = ((batch, source) if batched else (source,)) if data.draw(st.booleans()) else data.draw(
+            shapes_from(sizes, 1, 3))
+    mask: tuple[Expr, ...] | None = None
+    if case["is_causal"] or data.draw(st.integers(0, 2)) == 0:
+        mask = data.draw(st.sampled_from([
+            (length, source),
+            (batch * const(heads), length, source) if batched else (const(heads), length, source),
+        ])) if data.draw(st.integers(0, 3)) else data.draw(shapes_from(pool, 1, 4))
+    module = nn.MultiheadAttention(
+        embed, heads, kdim=case["kdim"], vdim=case["vdim"], batch_first=case["batch_first"],
+        add_bias_kv=case["bias_kv"], add_zero_attn=case["zero_attn"],
+    )
+    module.train()  # the general path (the inference fast path has its own conditions)
+
+    def run(q: tuple[int, ...], k: tuple[int, ...], v: tuple[int, ...], p: Any, m: Any) -> Any:
+        out, weights = module(
+            torch.zeros(q), torch.zeros(k), torch.zeros(v),
+            key_padding_mask=None if p is None else torch.zeros(p, dtype=torch.bool),
+            attn_mask=None if m is None else torch.zeros(m, dtype=torch.bool),
+            need_weights=case["need_weights"], average_attn_weights=case["average"], is_causal=case["is_causal"],
+        )
+        return (out, weights) if case["need_weights"] else out
+
+    def rule(q: Any, k: Any, v: Any, p: Any, m: Any) -> Any:
+        out, weights = multihead_attention(
+            q, k, v, embed_dim=const(embed), num_heads=const(heads), kdim=const(kdim), vdim=const(vdim),
+            batch_first=case["batch_first"], extra_keys=int(case["bias_kv"]) + int(case["zero_attn"]),
+            key_padding_mask=p, attn_mask=m, need_weights=case["need_weights"],
+            average_attn_weights=case["average"], is_causal=case["is_causal"],
+        )
+        if not case["need_weights"]:
+            return out
+        return None if out is None or weights is None else (out, weights)
+
+    check(rule, run, query, key, value, kpm, mask, values=values,
+          warns=("Support for mismatched key_padding_mask and attn_mask is deprecated",))
+
+
+def test_multihead_attention_messages() -> None:
+    """The errors name what does not fit."""
+    e = const(8)
+    with pytest.raises(ShapeRuleError, match="the query has 6 features"):
+        multihead_attention((const(3), const(2), const(6)), None, None, embed_dim=e, num_heads=const(2), kdim=e,
+                            vdim=e)
+    with pytest.raises(ShapeRuleError, match="embed_dim 8 must be a positive multiple of num_heads 3"):
+        multihead_attention(None, None, None, embed_dim=e, num_heads=const(3), kdim=e, vdim=e)
