@@ -106,7 +106,7 @@ def conv_case(draw: st.DrawFn, sizes: list[Expr], transposed: bool) -> dict[str,
 
 
 @SYMBOLIC
-@settings(max_examples=examples(300), deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(data=st.data())
 def test_conv(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -134,7 +134,7 @@ def test_conv_transpose(symbolic: bool, data: st.DataObject) -> None:
 
 
 @SYMBOLIC
-@settings(max_examples=examples(300), deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(data=st.data())
 def test_pool(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)

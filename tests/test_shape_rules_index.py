@@ -70,7 +70,7 @@ def _odd(items: tuple[Any, ...]) -> bool:
 
 
 @SYMBOLIC
-@settings(max_examples=examples(400), deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(data=st.data())
 def test_index(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)

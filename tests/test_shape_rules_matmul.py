@@ -167,7 +167,7 @@ def einsum_case(draw: st.DrawFn, sizes: list[Expr]) -> tuple[str, list[tuple[Exp
 
 
 @SYMBOLIC
-@settings(max_examples=examples(300), deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(data=st.data())
 def test_einsum(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
