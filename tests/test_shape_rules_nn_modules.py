@@ -66,7 +66,6 @@ def test_multihead_attention(symbolic: bool, data: st.DataObject) -> None:
     features = [const(embed), const(kdim), const(vdim)]
     pool = [*sizes, *features]
     batched = data.draw(st.booleans())
-    rank = 3 if batched else 2
 
     length, source, batch = (data.draw(st.sampled_from(sizes)) for _ in range(3))
 

@@ -42,9 +42,26 @@ from mypy.plugin import (
     Plugin,
     ReportConfigContext,
 )
-from mypy.types import AnyType, FunctionLike, Instance, Type, TypeOfAny, TypeVarTupleType, get_proper_type
+from mypy.types import (
+    AnyType,
+    FunctionLike,
+    Instance,
+    Type,
+    TypeOfAny,
+    TypeVarTupleType,
+    get_proper_type,
+)
 
-from tyr.mypy_plugin import _annotations, _calls, _dims, _errors, _functions, _modules, _names, _tensors
+from tyr.mypy_plugin import (
+    _annotations,
+    _calls,
+    _dims,
+    _errors,
+    _functions,
+    _modules,
+    _names,
+    _tensors,
+)
 from tyr.mypy_plugin._types import mentions_shapes
 
 # Callees from these packages never have shaped signatures (torch's are handled by name).

@@ -34,7 +34,6 @@ from tyr._symbolic import Expr, ExprSyntaxError, parse, sym
 from tyr.mypy_plugin import _errors, _names
 from tyr.mypy_plugin._types import UNKNOWN, Lookup, Scope, normalise, unknown_rank
 
-
 _told_stubs_missing: set[str] = set()
 
 

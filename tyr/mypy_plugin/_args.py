@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from mypy.checker import TypeChecker
 from mypy.nodes import (
     ARG_STAR,
     ARG_STAR2,
@@ -29,10 +30,18 @@ from mypy.nodes import (
     UnaryExpr,
 )
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
-from mypy.checker import TypeChecker
-from mypy.types import AnyType, Instance, LiteralType, NoneType, ProperType, TupleType, Type, UnionType, get_proper_type
+from mypy.types import (
+    Instance,
+    LiteralType,
+    NoneType,
+    ProperType,
+    TupleType,
+    Type,
+    UnionType,
+    get_proper_type,
+)
 
-from tyr._symbolic import Expr, const
+from tyr._symbolic import const
 from tyr.mypy_plugin import _errors, _names
 from tyr.mypy_plugin._types import NotATensor, Scope
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Size
@@ -195,7 +204,7 @@ class Call:
         if isinstance(t, TupleType):
             return [self.scope.size_of(item) for item in t.items]
         expr = actual.expr
-        if isinstance(expr, (TupleExpr, ListExpr)):
+        if isinstance(expr, (TupleExpr, ListExpr)) and not any(isinstance(i, StarExpr) for i in expr.items):
             out: list[Size] = []
             for item in expr.items:
                 item_type = self.type_of(item)
@@ -241,8 +250,7 @@ class Call:
         actuals = self.actuals(*names)
         if not actuals:
             return default
-        t = get_proper_type(actuals[0].type)
-        if isinstance(t, Instance) and t.type.fullname == "builtins.NoneType" or _is_none(actuals[0]):
+        if self.is_none(actuals[0]):
             return None
         value = self.int_of(actuals[0])
         if value is not None:
@@ -339,10 +347,6 @@ def _literal_int(expr: Expression) -> Size:
     if isinstance(expr, UnaryExpr) and expr.op == "-" and isinstance(expr.expr, IntExpr):
         return const(-expr.expr.value)
     return None
-
-
-def _is_none(actual: Actual) -> bool:
-    return isinstance(actual.expr, NameExpr) and actual.expr.fullname == "builtins.None"
 
 
 def _is_starred(expr: Expression) -> bool:

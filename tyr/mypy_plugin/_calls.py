@@ -225,10 +225,9 @@ class Binder:
                 a = get_proper_type(others[0])
             self.pair(shaped[0], a, where)
             return
-        if isinstance(p, TupleType):
-            if isinstance(a, TupleType) and len(a.items) == len(p.items):
-                for p_item, a_item in zip(p.items, a.items):
-                    self.pair(p_item, a_item, where)
+        if isinstance(p, TupleType) and isinstance(a, TupleType) and len(a.items) == len(p.items):
+            for p_item, a_item in zip(p.items, a.items):
+                self.pair(p_item, a_item, where)
 
     def _tensor_shape(self, a: Type) -> MaybeShape | _NotATensor:
         a = get_proper_type(a)
@@ -426,12 +425,13 @@ class Binder:
         """Each size variable of the signature mapped to its binding (`Any` where unbound)."""
         env: dict[TypeVarId, Type] = {}
         for name, var in self.variables.items():
+            bound = name in self.sizes or name in self.tuples
+            if not (bound or _is_size_variable(var, self.signature)):
+                continue  # mypy infers it
             if isinstance(var, TypeVarType):
-                if name in self.sizes or _is_size_variable(var, self.signature):
-                    env[var.id] = self.scope.size_type(self.sizes.get(name))
+                env[var.id] = self.scope.size_type(self.sizes.get(name))
             elif isinstance(var, TypeVarTupleType):
-                if name in self.tuples or _is_size_variable(var, self.signature):
-                    env[var.id] = self._tuple_type(self.tuples.get(name))
+                env[var.id] = self._tuple_type(self.tuples.get(name))
         return env
 
     def _tuple_type(self, items: tuple[Size | Variadic, ...] | None) -> Type:

@@ -19,7 +19,12 @@ from dataclasses import dataclass
 from mypy.expandtype import freshen_function_type_vars
 from mypy.maptype import map_instance_to_supertype
 from mypy.nodes import Context, TypeInfo
-from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext, MethodSigContext
+from mypy.plugin import (
+    CheckerPluginInterface,
+    FunctionContext,
+    MethodContext,
+    MethodSigContext,
+)
 from mypy.subtypes import find_member
 from mypy.types import (
     AnyType,
@@ -39,9 +44,8 @@ from tyr import shape_rules as rules
 from tyr.mypy_plugin import _calls, _errors, _names
 from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
 from tyr.mypy_plugin._types import UNKNOWN, Lookup, NotATensor, Scope, unknown_rank
-from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, Variadic
+from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, Variadic, nn_modules
 from tyr.shape_rules import nn_functional as nnf
-from tyr.shape_rules import nn_modules
 
 _NN = "torch.nn.modules."
 

@@ -49,7 +49,7 @@ from mypy.types import (
 
 from tyr._symbolic import Expr, ExprSyntaxError, const, parse, sym
 from tyr.mypy_plugin import _names
-from tyr.shape_rules import MaybeShape, Shape, Size, Variadic
+from tyr.shape_rules import MaybeShape, Size, Variadic
 
 Lookup = Callable[[str], TypeInfo | None]
 """Finds a class by full name in the current build (None if it is not loaded)."""
@@ -364,10 +364,7 @@ def _collect_shape_variables(typ: Type, found: dict[TypeVarId, TypeVarLikeType],
         inner = in_shape or t.type.fullname in (_names.TENSOR, _names.DIM, _names.DIM_EXPR)
         for arg in t.args:
             _collect_shape_variables(arg, found, inner, depth + 1)
-    elif isinstance(t, UnionType):
-        for item in t.items:
-            _collect_shape_variables(item, found, in_shape, depth + 1)
-    elif isinstance(t, TupleType):
+    elif isinstance(t, (UnionType, TupleType)):
         for item in t.items:
             _collect_shape_variables(item, found, in_shape, depth + 1)
     elif isinstance(t, CallableType):

@@ -93,11 +93,10 @@ def multihead_attention(
     batched = len(q) == 3 if q is not None else (len(k) == 3 if k is not None else (len(v) == 3 if v is not None else None))
     kpm = _fixed(key_padding_mask)
     mask = _fixed(attn_mask)
-    if batched is not None:
-        if kpm is not None and len(kpm) != (2 if batched else 1):
-            raise ShapeRuleError(
-                f"{op}: key_padding_mask must be {'2' if batched else '1'}-D, got {show_shape(key_padding_mask)}"
-            )
+    if batched is not None and kpm is not None and len(kpm) != (2 if batched else 1):
+        raise ShapeRuleError(
+            f"{op}: key_padding_mask must be {'2' if batched else '1'}-D, got {show_shape(key_padding_mask)}"
+        )
     if mask is not None and len(mask) not in (2, 3):
         raise ShapeRuleError(f"{op}: attn_mask must be 2-D or 3-D, got {show_shape(attn_mask)}")
     if is_causal and attn_mask is None and not has_attn_mask:
