@@ -49,6 +49,7 @@ from mypy.types import (
     Type,
     TypeOfAny,
     TypeVarTupleType,
+    UnionType,
     get_proper_type,
 )
 
@@ -62,7 +63,7 @@ from tyr.mypy_plugin import (
     _names,
     _tensors,
 )
-from tyr.mypy_plugin._types import mentions_shapes
+from tyr.mypy_plugin._types import is_shaped, mentions_shapes
 
 # Callees from these packages never have shaped signatures (torch's are handled by name).
 _NO_SHAPES = frozenset(sys.stdlib_module_names) | {"builtins", "typing_extensions", "mypy", "torch", "numpy", "_typeshed"}
@@ -92,7 +93,7 @@ class TyrPlugin(Plugin):
         self._pending = _calls.PendingCalls()
         self._tensor_classes: dict[str, bool] = {_names.TENSOR: True, _names.TENSOR_BASE: True}
         self._module_classes: dict[str, bool] = {}
-        self._sized_attributes: dict[str, bool] = {}
+        self._attributes: dict[str, str | None] = {}
         self._tensor_aliases: dict[str, bool] = {}
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
@@ -101,7 +102,7 @@ class TyrPlugin(Plugin):
     def set_modules(self, modules: dict[str, MypyFile]) -> None:
         super().set_modules(modules)
         self._infos.clear()
-        self._sized_attributes.clear()
+        self._attributes.clear()
         self._tensor_aliases.clear()
 
     def lookup_info(self, fullname: str) -> TypeInfo | None:
@@ -169,26 +170,39 @@ class TyrPlugin(Plugin):
             return _guarded(_tensors.attribute_hook, _attribute, attribute=attribute, lookup=self.lookup_info)
         if owner in _tensors.RETURN_TYPES and attribute in ("values", "indices", "min", "max"):
             return _guarded(_tensors.named_field_hook, _attribute, index=0 if attribute in ("values", "min") else 1)
-        if self._has_sized_attribute(owner, attribute):
+        handling = self._attribute_handling(owner, attribute)
+        if handling == "unshaped":
+            return _guarded(_calls.unshaped_attribute_hook, _attribute, lookup=self.lookup_info)
+        if handling == "normalise":
             return _guarded(_calls.attribute_hook, _attribute, lookup=self.lookup_info)
         return None
 
-    def _has_sized_attribute(self, owner: str, attribute: str) -> bool:
-        """Whether a user class's attribute has sizes that mypy may substitute (`Linear[D, 4*D]` of a `Block[D]`)."""
+    def _attribute_handling(self, owner: str, attribute: str) -> str | None:
+        """What a user class's attribute needs, if anything.
+
+        * "unshaped": a tensor attribute whose type mypy inferred from an assignment
+          (`self.cache = torch.zeros(2, 0, 8)`): its shape is unknown, since code
+          reassigns such attributes with tensors of other shapes (annotate it,
+          `self.cos: Tensor[L, D] = ...`, to keep a shape);
+        * "normalise": a generic class's sized attribute (`Linear[D, 4*D]` of a
+          `Block[D]`), whose sizes mypy substitutes from the instance.
+        """
         key = f"{owner}.{attribute}"
-        known = self._sized_attributes.get(key)
-        if known is None:
-            if _top_level(owner) in _NO_SHAPES:
-                known = False
-            else:
-                info = self.lookup_info(owner)
-                node = info.get(attribute) if info is not None else None
-                var = node.node if node is not None else None
-                if not isinstance(var, Var) or var.type is None:
-                    return False  # not analysed yet: decide later
-                known = bool(info is not None and info.type_vars and mentions_shapes(var.type))
-            self._sized_attributes[key] = known
-        return known
+        if key in self._attributes:
+            return self._attributes[key]
+        handling: str | None = None
+        if _top_level(owner) not in _NO_SHAPES:
+            info = self.lookup_info(owner)
+            node = info.get(attribute) if info is not None else None
+            var = node.node if node is not None else None
+            if not isinstance(var, Var) or var.type is None:
+                return None  # not analysed yet: decide later
+            if var.is_inferred and not var.explicit_self_type and _holds_shaped_tensor(var.type):
+                handling = "unshaped"
+            elif info is not None and info.type_vars and mentions_shapes(var.type):
+                handling = "normalise"
+        self._attributes[key] = handling
+        return handling
 
     def _is_tensor_alias(self, fullname: str) -> bool:
         """Whether `fullname` is a generic type alias of a shaped tensor (`Hidden = Tensor[B, T, 768]`)."""
@@ -266,6 +280,13 @@ def _signature(ctx: FunctionSigContext | MethodSigContext) -> FunctionLike:
 
 def _attribute(ctx: AttributeContext) -> Type:
     return ctx.default_attr_type
+
+
+def _holds_shaped_tensor(typ: Type) -> bool:
+    """A tensor with a shape, possibly optional (`Tensor[2, 0, 8]`, `Tensor[3] | None`)."""
+    t = get_proper_type(typ)
+    items = t.items if isinstance(t, UnionType) else [t]
+    return any(is_shaped(get_proper_type(item)) for item in items)
 
 
 def _top_level(fullname: str) -> str:

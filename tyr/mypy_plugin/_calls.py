@@ -142,6 +142,11 @@ def bind_call(
     return normalise(expand_type(return_type, binder.environment()), scope)
 
 
+def unshaped_attribute_hook(ctx: AttributeContext, lookup: Lookup) -> Type:
+    """An unannotated tensor attribute: its shape is forgotten, so assigning another shape is no error."""
+    return erase_shapes(ctx.default_attr_type, Scope(lookup))
+
+
 def attribute_hook(ctx: AttributeContext, lookup: Lookup) -> Type:
     """A generic class's sized attribute, its sizes renormalised after mypy substituted the instance's."""
     return normalise(ctx.default_attr_type, Scope(lookup))
