@@ -146,6 +146,8 @@ class TyrPlugin(Plugin):
         owner, _, method = fullname.rpartition(".")
         if method == "__call__" and self._is_module_class(owner):
             return _guarded(_modules.call_signature_hook, _signature, pending=self._pending, lookup=self.lookup_info)
+        if fullname in _calls.CONTAINER_MUTATORS:
+            return _guarded(_calls.container_mutation_hook, _signature, lookup=self.lookup_info)
         if _top_level(fullname) in _NO_SHAPES:
             return None
         return _guarded(_calls.method_signature_hook, _signature, pending=self._pending, lookup=self.lookup_info)
