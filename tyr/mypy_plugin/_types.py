@@ -223,7 +223,10 @@ class Scope:
 
     def tensor_type(self, shape: MaybeShape) -> Instance:
         """`torch.Tensor[...]` with the given shape; the bare `Tensor` when the shape is unknown."""
-        return Instance(self.info(_names.TENSOR), self.shape_args(shape))
+        info = self.info(_names.TENSOR)
+        if not info.has_type_var_tuple_type:
+            return Instance(info, [])  # torch's own Tensor, without tyr's stubs: it has no shape
+        return Instance(info, self.shape_args(shape))
 
     def shape_args(self, shape: MaybeShape) -> list[Type]:
         if shape is None:
@@ -276,6 +279,8 @@ class _Normaliser(TypeTranslator):
     def visit_instance(self, t: Instance, /) -> Type:
         fullname = t.type.fullname
         if fullname == _names.TENSOR:
+            if not t.type.has_type_var_tuple_type:
+                return t
             shape = self.scope.shape_of_args(t.args)
             return t.copy_modified(args=self.scope.shape_args(shape))
         if fullname == _names.DIM_EXPR:
@@ -305,7 +310,7 @@ class _Eraser(TypeTranslator):
     def visit_instance(self, t: Instance, /) -> Type:
         fullname = t.type.fullname
         if fullname == _names.TENSOR:
-            return t.copy_modified(args=[unknown_rank(self.scope)])
+            return t.copy_modified(args=[unknown_rank(self.scope)]) if t.type.has_type_var_tuple_type else t
         if fullname == _names.DIM:
             return self.scope.instance(_names.INT)
         return super().visit_instance(t)
