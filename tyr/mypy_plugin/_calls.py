@@ -108,7 +108,7 @@ def call_hook(ctx: FunctionContext | MethodContext, pending: PendingCalls, looku
         if mentions_shapes(ctx.default_return_type):
             return normalise(ctx.default_return_type, Scope(lookup))
         return ctx.default_return_type
-    return bind_call(signature, ctx.arg_types, ctx.default_return_type, ctx.api, ctx.context, lookup)
+    return bind_call(signature, ctx.arg_types, ctx.default_return_type, ctx.api, ctx.context, lookup, args=ctx.args)
 
 
 def bind_call(
@@ -121,6 +121,7 @@ def bind_call(
     callee: str | None = None,
     *,
     prefix: str = "",
+    args: Sequence[Sequence[Context]] = (),
 ) -> Type:
     """Match the arguments (grouped by formal) against `signature`, report mismatches, return the result type.
 
@@ -129,16 +130,20 @@ def bind_call(
     """
     scope = Scope(lookup)
     binder = Binder(scope, signature, callee or callee_name(signature))
+    contexts: dict[str, Context] = {}
     for index, (param, actuals) in enumerate(zip(signature.arg_types, arg_types)):
         if not mentions_shapes(param):
             continue
         name = signature.arg_names[index]
         where = f'argument "{name}"' if name else f"argument {index + 1}"
+        if index < len(args) and args[index]:
+            contexts[where] = args[index][0]
         for actual in actuals:
             binder.pair(param, actual, where)
     binder.solve_deferred()
-    for message in binder.errors:
-        api.fail(prefix + message, context, code=_errors.SHAPE)
+    for message, where in binder.errors:
+        # on the argument that does not fit (the line of the call, unless the call spans lines)
+        api.fail(prefix + message, contexts.get(where, context), code=_errors.SHAPE)
     return normalise(expand_type(return_type, binder.environment()), scope)
 
 
@@ -209,7 +214,7 @@ class Binder:
     scope: Scope
     signature: CallableType
     callee: str
-    errors: list[str] = field(default_factory=list)
+    errors: list[tuple[str, str]] = field(default_factory=list)  # (message, the argument it is about)
     sizes: dict[str, Expr] = field(default_factory=dict)  # by symbol name
     bound_by: dict[str, str] = field(default_factory=dict)
     tuples: dict[str, tuple[Size | Variadic, ...]] = field(default_factory=dict)
@@ -347,28 +352,26 @@ class Binder:
                 for p, a in zip(previous, items)
             )
         if clash:
-            self.errors.append(
-                _errors.BOUND_TWICE.format(
-                    dim="*" + self.scope.display(name),
-                    callee=self.callee,
-                    first=show_shape(previous),
-                    first_where=self.bound_by[name],
-                    second_where=where,
-                    second=show_shape(items),
-                )
+            message = _errors.BOUND_TWICE.format(
+                dim="*" + self.scope.display(name),
+                callee=self.callee,
+                first=show_shape(previous),
+                first_where=self.bound_by[name],
+                second_where=where,
+                second=show_shape(items),
             )
+            self.errors.append((message, where))
 
     def _rank_error(self, pattern: tuple[Size | Variadic, ...], actual: tuple[Size | Variadic, ...], where: str) -> None:
-        self.errors.append(
-            _errors.RANK_MISMATCH.format(
-                where=where[0].upper() + where[1:],
-                callee=self.callee,
-                actual=show_shape(actual),
-                actual_rank=_rank_text(actual),
-                expected_rank=_rank_text(pattern),
-                expected=self._show_shape(pattern),
-            )
+        message = _errors.RANK_MISMATCH.format(
+            where=where[0].upper() + where[1:],
+            callee=self.callee,
+            actual=show_shape(actual),
+            actual_rank=_rank_text(actual),
+            expected_rank=_rank_text(pattern),
+            expected=self._show_shape(pattern),
         )
+        self.errors.append((message, where))
 
     def _show_shape(self, shape: tuple[Size | Variadic, ...]) -> str:
         items = []
@@ -403,16 +406,15 @@ class Binder:
                 self.sizes[name] = actual
                 self.bound_by[name] = where
             elif bound != actual:
-                self.errors.append(
-                    _errors.BOUND_TWICE.format(
-                        dim=self.scope.display(name),
-                        callee=self.callee,
-                        first=self._show(bound),
-                        first_where=self.bound_by[name],
-                        second_where=where,
-                        second=self._show(actual),
-                    )
+                message = _errors.BOUND_TWICE.format(
+                    dim=self.scope.display(name),
+                    callee=self.callee,
+                    first=self._show(bound),
+                    first_where=self.bound_by[name],
+                    second_where=where,
+                    second=self._show(actual),
                 )
+                self.errors.append((message, where))
             return
         if own:
             if actual is not None:
@@ -424,9 +426,10 @@ class Binder:
     def _size_error(self, expected: Expr, actual: Expr, where: str, pos: int | None) -> None:
         shown = {"callee": self.callee, "expected": self._show(expected), "actual": self._show(actual)}
         if pos is None:
-            self.errors.append(_errors.VALUE_MISMATCH.format(where=where[0].upper() + where[1:], **shown))
+            message = _errors.VALUE_MISMATCH.format(where=where[0].upper() + where[1:], **shown)
         else:
-            self.errors.append(_errors.SIZE_MISMATCH.format(pos=pos, where=where, **shown))
+            message = _errors.SIZE_MISMATCH.format(pos=pos, where=where, **shown)
+        self.errors.append((message, where))
 
     def solve_deferred(self) -> None:
         progress = True
