@@ -8,4 +8,8 @@ venv="${TYR_VENV:-.venv}"
 "$venv/bin/python" -m pip install -q --upgrade pip
 "$venv/bin/python" -m pip install -q "torch==2.13.0"
 "$venv/bin/python" -m pip install -q -e ".[dev]"
+# An editable install is found by an import hook, which mypy cannot follow: list the checkout and
+# its torch stubs (the partial stub package torch-stubs) in a .pth file, as an installed tyr would have them.
+site="$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+printf '%s\n%s\n' "$PWD" "$PWD/typed_stubs" > "$site/tyr_checkout.pth"
 echo "tyr installed in $venv"
