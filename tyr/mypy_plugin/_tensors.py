@@ -21,6 +21,7 @@ from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
 from tyr.mypy_plugin._errors import SHAPE
 from tyr.mypy_plugin._types import Lookup, NotATensor, Scope
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Variadic
+from tyr.shape_rules import creation
 from tyr.shape_rules import nn_functional as nnf
 from tyr.shape_rules.core import locate
 
@@ -359,7 +360,7 @@ def _new_sized(call: Call, shape: MaybeShape) -> Type:
     sizes = call.sizes_arg("size")
     if sizes is None:
         raise NotKnown
-    return call.tensor(tuple(sizes))
+    return call.tensor(creation.from_sizes(sizes, op=call.op))
 
 
 def _iter(call: Call, shape: MaybeShape) -> Type:
