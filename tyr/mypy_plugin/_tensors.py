@@ -20,8 +20,7 @@ from tyr.mypy_plugin import _names
 from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
 from tyr.mypy_plugin._errors import SHAPE
 from tyr.mypy_plugin._types import Lookup, NotATensor, Scope
-from tyr.shape_rules import MaybeShape, ShapeRuleError, Variadic
-from tyr.shape_rules import creation
+from tyr.shape_rules import MaybeShape, ShapeRuleError, Variadic, creation
 from tyr.shape_rules import nn_functional as nnf
 from tyr.shape_rules.core import locate
 
