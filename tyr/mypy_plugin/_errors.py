@@ -25,8 +25,8 @@ TWO_VARIADICS = 'At most one *TypeVarTuple may appear in "{type}"'
 DIM_ARGS = '"Dim" takes exactly one size: Dim[768], Dim[D] or Dim["4*D"]'
 STUBS_MISSING = (
     "tyr: torch.Tensor is not generic here, so shapes cannot be checked: mypy does not see tyr's torch "
-    "stubs (install tyr, which puts them in site-packages as torch-stubs; in tyr's repository run mypy "
-    "without file arguments, or add typed_stubs to them)"
+    "stubs (install tyr, which puts them in site-packages as torch-stubs; in tyr's repository run "
+    "scripts/setup.sh, or run mypy without file arguments)"
 )
 
 # -- calls ----------------------------------------------------------------------------------------
