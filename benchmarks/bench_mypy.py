@@ -21,6 +21,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from pathlib import Path
@@ -44,10 +45,15 @@ def write_config(directory: Path, *, tyr: bool) -> Path:
 
 
 def run_mypy(config: Path, cache: Path, files: list[Path]) -> float:
-    """Seconds one mypy run takes (in a fresh process, as a user runs it)."""
-    command = [sys.executable, "-m", "mypy", "--config-file", str(config), "--cache-dir", str(cache)]
+    """Seconds one mypy run takes (in a fresh process, as a user runs it).
+
+    Python starts without `site` (`-S`), with only the checkout and site-packages on its
+    path: mypy takes its package search path from `sys.path`, and a `.pth` file (as
+    `scripts/setup.sh` writes) would otherwise show tyr's torch stubs to plain mypy too.
+    """
+    command = [sys.executable, "-S", "-m", "mypy", "--config-file", str(config), "--cache-dir", str(cache)]
     command += [str(f) for f in files]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), sysconfig.get_paths()["purelib"]])}
     start = time.perf_counter()
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - start
