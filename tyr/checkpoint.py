@@ -292,12 +292,10 @@ def _recover(root: Path) -> None:
 def _unwrap(model: nn.Module) -> nn.Module:
     """The module itself from inside DistributedDataParallel and torch.compile wrappers."""
     while True:
-        if isinstance(model, nn.parallel.DistributedDataParallel):
-            model = model.module
-        elif isinstance(getattr(model, "_orig_mod", None), nn.Module):
-            model = model._orig_mod  # type: ignore[assignment]
-        else:
+        inner = model.module if isinstance(model, nn.parallel.DistributedDataParallel) else getattr(model, "_orig_mod", None)
+        if not isinstance(inner, nn.Module):
             return model
+        model = inner
 
 
 def _model_tensors(model: nn.Module) -> tuple[dict[str, torch.Tensor], dict[str, str]]:
