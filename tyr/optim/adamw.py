@@ -44,6 +44,29 @@ def adamw_update_(
     param.addcdiv_(exp_avg, denom, value=-step_size)
 
 
+def adamw_step_(param: torch.Tensor, state: dict[str, Any], group: Mapping[str, Any]) -> None:
+    """One AdamW step of `param` with its optimizer `state` (created on first use) and `group`'s options."""
+    if not state:
+        state["step"] = 0
+        state["exp_avg"] = torch.zeros_like(param, memory_format=torch.preserve_format)
+        state["exp_avg_sq"] = torch.zeros_like(param, memory_format=torch.preserve_format)
+    state["step"] += 1
+    beta1, beta2 = group["betas"]
+    assert param.grad is not None
+    adamw_update_(
+        param,
+        param.grad,
+        state["exp_avg"],
+        state["exp_avg_sq"],
+        step=state["step"],
+        lr=group["lr"],
+        beta1=beta1,
+        beta2=beta2,
+        eps=group["eps"],
+        weight_decay=group["weight_decay"],
+    )
+
+
 class AdamW(ClosureStep):
     """Adam with decoupled weight decay.
 
@@ -80,30 +103,12 @@ class AdamW(ClosureStep):
     def _update(self) -> None:
         """Update every parameter that has a gradient."""
         for group in self.param_groups:
-            beta1, beta2 = group["betas"]
             for param in group["params"]:
                 if param.grad is None:
                     continue
                 if param.grad.is_sparse:
                     raise RuntimeError("AdamW does not support sparse gradients.")
-                state = self.state[param]
-                if not state:
-                    state["step"] = 0
-                    state["exp_avg"] = torch.zeros_like(param, memory_format=torch.preserve_format)
-                    state["exp_avg_sq"] = torch.zeros_like(param, memory_format=torch.preserve_format)
-                state["step"] += 1
-                adamw_update_(
-                    param,
-                    param.grad,
-                    state["exp_avg"],
-                    state["exp_avg_sq"],
-                    step=state["step"],
-                    lr=group["lr"],
-                    beta1=beta1,
-                    beta2=beta2,
-                    eps=group["eps"],
-                    weight_decay=group["weight_decay"],
-                )
+                adamw_step_(param, self.state[param], group)
 
     def load_state_dict(self, state_dict: Mapping[str, Any]) -> None:
         """Load :meth:`state_dict` output; raises ValueError saying exactly what does not fit."""

@@ -18,7 +18,7 @@ from torch import nn
 
 from tyr.optim._base import ClosureStep
 from tyr.optim._params import Params, check_state_dict, named_trainable, param_groups
-from tyr.optim.adamw import _check_hyperparameters, adamw_update_
+from tyr.optim.adamw import _check_hyperparameters, adamw_step_
 
 QUINTIC = (3.4445, -4.7750, 2.0315)
 """Coefficients ``(a, b, c)`` of Muon's quintic ``a X + b (X X^T) X + c (X X^T)^2 X``:
@@ -223,28 +223,9 @@ class Muon(ClosureStep):
             param.add_(update.view_as(param), alpha=-lr * scale)
 
     def _adam_group(self, group: dict[str, Any]) -> None:
-        beta1, beta2 = group["betas"]
         for param in group["params"]:
-            if param.grad is None:
-                continue
-            state = self.state[param]
-            if not state:
-                state["step"] = 0
-                state["exp_avg"] = torch.zeros_like(param)
-                state["exp_avg_sq"] = torch.zeros_like(param)
-            state["step"] += 1
-            adamw_update_(
-                param,
-                param.grad,
-                state["exp_avg"],
-                state["exp_avg_sq"],
-                step=state["step"],
-                lr=group["lr"],
-                beta1=beta1,
-                beta2=beta2,
-                eps=group["eps"],
-                weight_decay=group["weight_decay"],
-            )
+            if param.grad is not None:
+                adamw_step_(param, self.state[param], group)
 
     def load_state_dict(self, state_dict: Mapping[str, Any]) -> None:
         """Load :meth:`state_dict` output; raises ValueError saying exactly what does not fit."""
