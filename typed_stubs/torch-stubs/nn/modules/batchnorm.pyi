@@ -9,7 +9,7 @@ from typing import Any, Generic
 from typing_extensions import TypeVar
 
 from torch import Tensor
-from torch.nn.parameter import Parameter, UninitializedBuffer, UninitializedParameter
+from torch.nn.parameter import Parameter, UninitializedParameter
 
 from .lazy import LazyModuleMixin
 from .module import Module
