@@ -222,6 +222,9 @@ def train(config: TrainConfig) -> dict[str, float]:
             documents = [tokenizer.decode(d) for d in _split_at(sample, tokenizer.bos_id)]
             progress.write("--- sample ---\n" + "\n\n".join(documents) + "\n--------------")
         return results
+    except BaseException:
+        distributed.destroy(wait=False)
+        raise
     finally:
         progress.close()
         train_loader.close()

@@ -95,7 +95,14 @@ def barrier() -> None:
         dist.barrier()
 
 
-def destroy() -> None:
-    """Leave the process group, if any."""
+def destroy(*, wait: bool = True) -> None:
+    """Leave the process group, if any; with `wait`, once every rank is ready to.
+
+    Without the barrier a rank that finishes first tears down its gloo connections
+    while a peer still uses them, and the peer can abort at exit.  Pass
+    ``wait=False`` when leaving because of an error: a dead peer would never arrive.
+    """
     if is_initialized():
+        if wait:
+            dist.barrier()
         dist.destroy_process_group()
