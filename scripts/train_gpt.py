@@ -176,16 +176,20 @@ def train(config: TrainConfig) -> dict[str, float]:
     metrics = MetricsLog(out / "metrics.jsonl") if main else None
     stop = StopRequest()
     results: dict[str, float] = {}
+
+    def evaluate_and_plot() -> None:
+        results["val_loss"] = evaluate(net, val_loader, config.eval_batches, info.device)
+        if metrics is not None:
+            metrics.log(step, val_loss=results["val_loss"])
+            plot_metrics(metrics.path, out / "curves.png", title=f"GPT {config.n_layer}x{config.n_embd}")
+
     progress = tqdm(total=config.max_steps, initial=step, disable=not main, desc="train", unit="step")
     tokens_per_step = config.batch_size * config.block_size * info.world_size
     clock = time.perf_counter()
     try:
         while step < config.max_steps:
             if step % config.eval_interval == 0:
-                results["val_loss"] = evaluate(net, val_loader, config.eval_batches, info.device)
-                if metrics is not None:
-                    metrics.log(step, val_loss=results["val_loss"])
-                    plot_metrics(metrics.path, out / "curves.png", title=f"GPT {config.n_layer}x{config.n_embd}")
+                evaluate_and_plot()
             inputs, targets = next(train_loader)
             _, loss = net(inputs.to(info.device), targets.to(info.device))
             optimizer.zero_grad(set_to_none=True)
@@ -211,10 +215,7 @@ def train(config: TrainConfig) -> dict[str, float]:
                 if main:
                     progress.write(f"stopped at step {step}; checkpoint written to {out}. Run again to resume.")
                 return results
-        results["val_loss"] = evaluate(net, val_loader, config.eval_batches, info.device)
-        if metrics is not None:
-            metrics.log(step, val_loss=results["val_loss"])
-            plot_metrics(metrics.path, out / "curves.png", title=f"GPT {config.n_layer}x{config.n_embd}")
+        evaluate_and_plot()
         if main and config.sample_tokens:
             tokenizer = train_loader.tokenizer
             prompt = torch.tensor([[tokenizer.bos_id]], device=info.device)

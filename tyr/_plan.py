@@ -64,7 +64,7 @@ def make_plan(
         else:
             params.append(Slot(name, hint))
     result_hint = read_hint(hints["return"]) if "return" in hints else None
-    plan = Plan(
+    return Plan(
         function=fn.__qualname__,
         signature=signature,
         params=tuple(params),
@@ -74,7 +74,6 @@ def make_plan(
         same_device=same_device,
         rest_hints=rest,
     )
-    return plan
 
 
 def _hint_names(hint: Hint | None) -> set[str]:
