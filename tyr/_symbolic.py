@@ -331,3 +331,8 @@ def _from_ast(node: ast.expr, text: str) -> Expr:
         f"dimension {text!r} may only use names, int literals, + - * // and parentheses; "
         f"found {ast.unparse(node)!r}"
     )
+
+
+def sizes_equal(a: Expr, b: Expr) -> bool:
+    """Whether two sizes are the same size (SHAPES.md §6)."""
+    return a == b

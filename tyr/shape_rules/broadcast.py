@@ -14,8 +14,10 @@ from tyr.shape_rules.core import (
     as_size,
     const_of,
     describe_dim,
+    differ,
     is_one,
     min_rank,
+    same,
     show,
     show_shape,
     variadic_index,
@@ -33,7 +35,7 @@ def broadcast_sizes(a: Size, b: Size) -> tuple[bool, Size]:
         return True, (b if _never_one(b) else None)
     if b is None:
         return True, (a if _never_one(a) else None)
-    if a == b or is_one(b):
+    if same(a, b) or is_one(b):
         return True, a
     if is_one(a):
         return True, b
@@ -155,7 +157,7 @@ def broadcasts_to(shape: MaybeShape, target: MaybeShape, op: str = "broadcast_to
     if variadic_index(out) is None and variadic_index(target) is None:
         for pos, (o, t) in enumerate(zip(out, target, strict=True)):
             assert not isinstance(o, Variadic) and not isinstance(t, Variadic)
-            if o is not None and t is not None and o != t:
+            if differ(o, t):
                 raise ShapeRuleError(
                     f"{op}: dimension {pos} of the operand ({show(o)}) cannot broadcast to the target's "
                     f"size {show(t)}; shapes {show_shape(shape)} and {show_shape(target)}"
@@ -204,7 +206,7 @@ def expand(shape: MaybeShape, sizes: Sequence[SizeArg]) -> MaybeShape:
             out.append(w)  # an unknown size must be 1 or `w`
         elif w is None:
             out.append(have if _never_one(have) else None)  # unknown: -1, `have`, or anything if `have` is 1
-        elif have == w or is_one(have):
+        elif same(have, w) or is_one(have):
             out.append(w)
         else:
             raise ShapeRuleError(

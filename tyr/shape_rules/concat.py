@@ -15,6 +15,7 @@ from tyr.shape_rules.core import (
     as_size,
     const_of,
     describe_dim,
+    differ,
     has_floordiv,
     locate,
     lower_bound,
@@ -93,7 +94,7 @@ def cat(shapes: Sequence[MaybeShape], dim: int = 0) -> MaybeShape:
                 out[j] = None if a is None or b is None else a + b
             elif a is None:
                 out[j] = b
-            elif b is not None and a != b:
+            elif differ(a, b):
                 raise ShapeRuleError(
                     f"cat: sizes must match except in dimension {dim}: dimension {describe_dim(first, j)} is "
                     f"{show(a)} in the tensor at position {kept[0]} but {show(b)} at position {i}"
@@ -148,7 +149,7 @@ def stack(shapes: Sequence[MaybeShape], dim: int = 0) -> MaybeShape:
                     return None
             elif a is None:
                 out[j] = b
-            elif b is not None and a != b:
+            elif differ(a, b):
                 raise ShapeRuleError(
                     f"stack: each tensor must have the same shape, but dimension {describe_dim(shape, j)} is "
                     f"{show(a)} at position {first_at} and {show(b)} at position {i}"

@@ -21,6 +21,7 @@ from tyr.shape_rules.core import (
     Variadic,
     as_size,
     const_of,
+    differ,
     lower_bound,
     rank,
     show,
@@ -65,9 +66,6 @@ def _split_input(input: Shape, n: int, op: str) -> tuple[Shape, Size, tuple[Size
     spatial = tuple(s for s in input[len(input) - n :] if not isinstance(s, Variadic))
     return batch, channels, spatial
 
-
-def _differ(a: Size, b: Size) -> bool:
-    return a is not None and b is not None and a != b
 
 
 def _known_negative(e: Expr) -> bool:
@@ -178,7 +176,7 @@ def conv_nd(
         return None
     batch, channels, spatial = parts
     expected = None if in_per_group is None else in_per_group * groups
-    if _differ(channels, expected):
+    if differ(channels, expected):
         raise ShapeRuleError(
             f"{op}: the input has {show(channels)} channels (dim {len(batch)} of {show_shape(input)}) but the "
             f"weight {show_shape(weight)} with groups={groups} expects {show(expected)}"
@@ -220,7 +218,7 @@ def _check_bias(op: str, bias: MaybeShape, channels: Size, weight: Shape) -> Non
     if rank(bias) == 1:
         size = bias[0]
         assert not isinstance(size, Variadic)
-        if _differ(size, channels):
+        if differ(size, channels):
             raise ShapeRuleError(
                 f"{op}: the bias has {show(size)} elements but the weight {show_shape(weight)} has {show(channels)} "
                 f"output channels"
@@ -269,7 +267,7 @@ def conv_transpose_nd(
     if parts is None:
         return None
     batch, channels, spatial = parts
-    if _differ(channels, in_channels):
+    if differ(channels, in_channels):
         raise ShapeRuleError(
             f"{op}: the input has {show(channels)} channels (dim {len(batch)} of {show_shape(input)}) but the "
             f"weight {show_shape(weight)} expects {show(in_channels)}"

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Union
 
-from tyr._symbolic import Expr, FloorDiv, const
+from tyr._symbolic import Expr, FloorDiv, const, sizes_equal
 
 Size = Union[Expr, None]
 """A dimension's size: a normal-form expression, or None when unknown."""
@@ -90,6 +90,16 @@ def const_of(size: Size) -> int | None:
 
 def is_one(size: Size) -> bool:
     return const_of(size) == 1
+
+
+def same(a: Size, b: Size) -> bool:
+    """Both sizes are known and provably equal (SHAPES.md §6: equal under every valid assignment)."""
+    return a is not None and b is not None and sizes_equal(a, b)
+
+
+def differ(a: Size, b: Size) -> bool:
+    """Both sizes are known and not provably equal: using them as one size is an error (§6)."""
+    return a is not None and b is not None and not sizes_equal(a, b)
 
 
 def lower_bound(expr: Expr) -> int | None:

@@ -11,7 +11,9 @@ from tyr.shape_rules.core import (
     ShapeRuleError,
     Size,
     Variadic,
+    differ,
     describe_dim,
+    is_one,
     locate,
     min_rank,
     mismatch,
@@ -38,7 +40,7 @@ def _size(shape: Shape, pos: int) -> Size:
 
 def _check_contraction(op: str, a: Shape, a_pos: int, b: Shape, b_pos: int, names: tuple[str, str]) -> None:
     ka, kb = _size(a, a_pos), _size(b, b_pos)
-    if ka is not None and kb is not None and ka != kb:
+    if differ(ka, kb):
         raise mismatch(op, names[0], describe_dim(a, a_pos), ka, names[1], describe_dim(b, b_pos), kb)
 
 
@@ -117,7 +119,7 @@ def linear(input: MaybeShape, weight: MaybeShape, bias: MaybeShape = None, *, ha
         return out if not b and input_rank is not None else None
     if len(b) >= 2:
         return None  # torch accepts it or not depending on the input's layout
-    if len(b) == 1 and b[0] is not None and w[0] is not None and b[0] != w[0] and b[0].const_value != 1:
+    if len(b) == 1 and differ(b[0], w[0]) and not is_one(b[0]):
         raise ShapeRuleError(
             f"linear: the bias has {show(b[0])} features but the weight has {show(w[0])} outputs"
         )
@@ -278,7 +280,7 @@ def einsum(equation: str, shapes: Sequence[MaybeShape]) -> MaybeShape:
             size = _item(shape, pos)
             if label in seen_here:
                 prev = _item(shape, seen_here[label])
-                if size is not None and prev is not None and size != prev:
+                if differ(size, prev):
                     raise ShapeRuleError(
                         f"einsum: subscript {label} is repeated in operand {i} but its dims "
                         f"{describe_dim(shape, seen_here[label])} ({show(prev)}) and {describe_dim(shape, pos)} "

@@ -17,6 +17,7 @@ from tyr.shape_rules.core import (
     as_size,
     const_of,
     describe_dim,
+    differ,
     lower_bound,
     min_rank,
     numel,
@@ -30,15 +31,12 @@ from tyr.shape_rules.core import (
 Reduction = Literal["none", "mean", "sum"]
 
 
-def _differ(a: Size, b: Size) -> bool:
-    return a is not None and b is not None and a != b
-
 
 def _check_exact(op: str, what: str, got: MaybeShape, expected: Shape) -> None:
     """`got` must be exactly `expected` (no broadcasting), where both are known."""
     if got is None or variadic_index(got) is not None:
         return
-    if len(got) != len(expected) or any(_differ(a, b) for a, b in zip(sizes(got), sizes(expected))):
+    if len(got) != len(expected) or any(differ(a, b) for a, b in zip(sizes(got), sizes(expected))):
         raise ShapeRuleError(f"{op}: {what} must have shape {show_shape(expected)}, got {show_shape(got)}")
 
 
@@ -102,7 +100,7 @@ def _normalized(op: str, input: MaybeShape, normalized_shape: Sequence[SizeArg])
         )
     for i in range(1, min(len(norm), fixed) + 1):
         have, want = _at(input, len(input) - i), norm[-i]
-        if _differ(have, want):
+        if differ(have, want):
             raise ShapeRuleError(
                 f"{op}: dimension {describe_dim(input, len(input) - i)} of the input ({show(have)}) does not match "
                 f"normalized_shape {show_shape(norm)}; expected an input of shape (*, {', '.join(map(show, norm))})"
@@ -213,7 +211,7 @@ def batch_norm(
             continue
         values = numel(shape)
         if _nonzero(count):
-            if _differ(values, channels):
+            if differ(values, channels):
                 raise ShapeRuleError(
                     f"{op}: {what} {show_shape(shape)} must hold one value per channel ({show(channels)})"
                 )
@@ -276,7 +274,7 @@ def cross_entropy(
     if probabilities:
         _check_exact(op, "a target of class probabilities", target, dims)
         return _reduced(per_item, reduction)
-    if len(t) != len(per_item) or any(map(_differ, t, per_item)):
+    if len(t) != len(per_item) or any(map(differ, t, per_item)):
         raise ShapeRuleError(
             f"{op}: the target {show_shape(target)} must hold one class index per item of the input "
             f"{show_shape(input)}, that is shape {show_shape(per_item)}"
@@ -350,9 +348,9 @@ def scaled_dot_product_attention(
     if min(fixed) < 2:
         return None
     e_q, e_k, s_k, s_v = _at(q, -1), _at(k, -1), _at(k, -2), _at(v, -2)
-    if _differ(e_q, e_k):
+    if differ(e_q, e_k):
         raise ShapeRuleError(f"{op}: the query has {show(e_q)} features (last dim) but the key has {show(e_k)}")
-    if _differ(s_k, s_v):
+    if differ(s_k, s_v):
         raise ShapeRuleError(f"{op}: the key has length {show(s_k)} (dim -2) but the value has {show(s_v)}")
     q_batch, k_batch, v_batch = q[:-2], k[:-2], v[:-2]
     if enable_gqa:

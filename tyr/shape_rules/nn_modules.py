@@ -15,6 +15,7 @@ from tyr.shape_rules.core import (
     ShapeRuleError,
     Size,
     const_of,
+    differ,
     rank,
     show,
     show_shape,
@@ -23,9 +24,6 @@ from tyr.shape_rules.core import (
 )
 from tyr.shape_rules.nn_functional import batch_norm
 
-
-def _differ(a: Size, b: Size) -> bool:
-    return a is not None and b is not None and a != b
 
 
 def _fixed(shape: MaybeShape) -> tuple[Size, ...] | None:
@@ -116,23 +114,23 @@ def multihead_attention(
     length = ql[0] if ql is not None else None
     batch = ql[1] if ql is not None else None
     source = kl[0] if kl is not None else (vl[0] if vl is not None else None)
-    if ql is not None and _differ(ql[2], embed_dim):
+    if ql is not None and differ(ql[2], embed_dim):
         raise ShapeRuleError(f"{op}: the query has {show(ql[2])} features (last dim) but embed_dim is {show(embed_dim)}")
-    same_dims = not _differ(kdim, embed_dim) and not _differ(vdim, embed_dim) and kdim is not None and vdim is not None
+    same_dims = not differ(kdim, embed_dim) and not differ(vdim, embed_dim) and kdim is not None and vdim is not None
     if k is not None and v is not None:
-        if same_dims and (len(k) != len(v) or any(map(_differ, k, v))):
+        if same_dims and (len(k) != len(v) or any(map(differ, k, v))):
             raise ShapeRuleError(f"{op}: the key {show_shape(key)} and the value {show_shape(value)} must have one shape")
-        if kl is not None and vl is not None and (_differ(kl[0], vl[0]) or _differ(kl[1], vl[1])):
+        if kl is not None and vl is not None and (differ(kl[0], vl[0]) or differ(kl[1], vl[1])):
             raise ShapeRuleError(
                 f"{op}: the key {show_shape(key)} and the value {show_shape(value)} must have the same length and batch"
             )
-    if kl is not None and _differ(kl[2], kdim):
+    if kl is not None and differ(kl[2], kdim):
         raise ShapeRuleError(f"{op}: the key has {show(kl[2])} features (last dim) but kdim is {show(kdim)}")
-    if vl is not None and _differ(vl[2], vdim):
+    if vl is not None and differ(vl[2], vdim):
         raise ShapeRuleError(f"{op}: the value has {show(vl[2])} features (last dim) but vdim is {show(vdim)}")
     if batched:
         for name, s in (("key", kl), ("value", vl)):
-            if s is not None and _differ(s[1], batch):
+            if s is not None and differ(s[1], batch):
                 raise ShapeRuleError(f"{op}: the {name}'s batch {show(s[1])} is not the query's {show(batch)}")
     # An unbatched 3-D mask is checked with the inputs; otherwise the mask is checked where it is used,
     # which it is not for a causal attention without a key padding mask whose weights are not needed.
@@ -145,13 +143,13 @@ def multihead_attention(
             expected = (heads_batch, length, source)
         else:
             expected = (num_heads, length, source)
-        if any(map(_differ, mask, expected)):
+        if any(map(differ, mask, expected)):
             raise ShapeRuleError(
                 f"{op}: attn_mask {show_shape(attn_mask)} must have shape ({', '.join(map(show, expected))})"
             )
     if kpm is not None:
         expected = (batch, source) if batched else (source,)
-        if any(map(_differ, kpm, expected)):
+        if any(map(differ, kpm, expected)):
             raise ShapeRuleError(
                 f"{op}: key_padding_mask {show_shape(key_padding_mask)} must have shape ({', '.join(map(show, expected))})"
             )
