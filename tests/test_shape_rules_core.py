@@ -31,7 +31,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 
-from tyr._symbolic import Expr, const, parse, sym
+from tyr._symbolic import Expr, const, division_facts, parse, sym
 from tyr.shape_rules import ShapeRuleError, Variadic
 from tyr.shape_rules.core import (
     locate,
@@ -274,7 +274,33 @@ def check(
         raise AssertionError(f"the rule rejects symbolic arguments but accepts them at {generic}: {again}{context}")
     if isinstance(real, BaseException):
         return  # the symbolic rule may accept what some values make invalid (`H - 2` needs H >= 3)
+    if not within_division_contract((args, got), values):
+        if currently_in_test_context():
+            event("values outside the division contract (SHAPES.md §6)")
+        return
     assert _matches(torch_shape(real), rule_shape(got, values)), f"wrong shape{context}"
+
+
+def within_division_contract(obj: Any, values: Values) -> bool:
+    """Whether `values` make every division in `obj`'s sizes exact, as SHAPES.md §6 assumes.
+
+    A rule's symbolic result is promised only there: `x[::2]` of a dim `B` has `B//2`
+    elements for even B (torch gives `(B + 1)//2`, the same size when B is even).
+    """
+    ints = {k: v for k, v in values.items() if isinstance(v, int)}
+    facts: list[tuple[str, Expr]] = []
+
+    def note(e: Expr) -> Expr:
+        facts.extend(division_facts(e))
+        return e
+
+    _map(obj, note)
+    for name, divisor in facts:
+        d = divisor.evaluate(ints)
+        value = ints.get(name)
+        if d is None or value is None or d == 0 or value % d:
+            return False
+    return True
 
 
 def _fully_known(evaluated: Any) -> bool:

@@ -134,10 +134,13 @@ def test_repeat(symbolic: bool, data: st.DataObject) -> None:
 def test_view_solves_symbolic_sizes() -> None:
     assert view(shape("B*12"), [-1, 3, 4]) == shape("B", 3, 4)
     assert view(shape("B", "T", "C"), [parse("B"), parse("T"), 4, parse("C//4")]) == shape("B", "T", 4, "C//4")
-    # the head merge after a split: unprovable either way, so accepted
+    # the head merge after a split: C is a multiple of H (SHAPES.md §6), so H*(C//H) is C
     assert view(shape("B", "T", "H", "C//H"), [parse("B"), parse("T"), parse("C")]) == shape("B", "T", "C")
-    assert view(shape("B", "T", "H", "C//H"), [parse("B"), parse("T"), -1]) == shape("B", "T", "H*(C//H)")
-    assert view(shape("B", 12), [-1, 5]) == shape(None, 5)  # divisible only for some B
+    assert view(shape("B", "T", "H", "C//H"), [parse("B"), parse("T"), -1]) == shape("B", "T", "C")
+    # valid only for B a multiple of 5, and then the size is 12*(B//5)
+    assert view(shape("B", 12), [-1, 5]) == shape("12*(B//5)", 5)
+    with pytest.raises(ShapeRuleError, match="elements"):
+        view(shape("B", "T", "H", "C//H"), [parse("B"), parse("T"), parse("2*C")])
     assert view(shape("B", None), [-1]) == shape(None)
     assert view(shape(Variadic("Batch"), "D"), [-1, parse("D")]) == shape(None, "D")
     with pytest.raises(ShapeRuleError, match="does not divide"):

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from tyr._symbolic import Expr, ExprSyntaxError, const, parse, sym
+from tyr._symbolic import Expr, ExprSyntaxError, const, division_facts, parse, parse_raw, sizes_equal, solve_for, sym
 
 
 @pytest.mark.parametrize(
@@ -16,6 +16,15 @@ from tyr._symbolic import Expr, ExprSyntaxError, const, parse, sym
         ("(N+M)-M", "N"),
         ("(2*H-1)//2+1", "H"),
         ("(H-1)//2+1", "(H+1)//2"),  # stride-2 conv (k=3, p=1) and ceil(H/2)
+        # SHAPES.md §6, division in sizes is exact: a divided symbol is a multiple of its divisor
+        ("2*(Hd//2)", "Hd"),
+        ("(Hd+1)//2", "Hd//2"),
+        ("(Hd-1)//2+1", "Hd//2"),
+        ("Hd-Hd//2", "Hd//2"),
+        ("H*(D//H)", "D"),
+        ("(D//H)*H*2", "2*D"),
+        ("D//2+D//2", "D"),
+        ("(B*T)//B", "T"),
         ("(H+2*1-1*(3-1)-1)//1+1", "H"),  # 'same' conv: k=3, p=1, s=1
         ("H//2//2", "H//4"),  # two poolings against one annotation
         ("(H//2+1)//2", "(H+2)//4"),
@@ -37,7 +46,7 @@ def test_equal_sizes_have_equal_normal_forms(left: str, right: str) -> None:
 
 @pytest.mark.parametrize(
     ("left", "right"),
-    [("B", "4"), ("D", "E"), ("B*T", "B+T"), ("H//2", "(H+1)//2"), ("D//4", "D"), ("B//T", "T//B")],
+    [("B", "4"), ("D", "E"), ("B*T", "B+T"), ("D//4", "D"), ("B//T", "T//B"), ("D//2", "D//4"), ("2*(D//4)", "D")],
 )
 def test_distinct_sizes_have_distinct_normal_forms(left: str, right: str) -> None:
     assert parse(left) != parse(right)
@@ -46,7 +55,8 @@ def test_distinct_sizes_have_distinct_normal_forms(left: str, right: str) -> Non
 def test_printing() -> None:
     assert str(parse("T*B + 1")) == "B*T + 1"
     assert str(parse("1 - 2*D")) == "-2*D + 1"
-    assert str(parse("(H+1)//2")) == "(H + 1)//2"
+    assert str(parse("(H+1)//2")) == "H//2"  # H is even (§6)
+    assert str(parse("(H+1)//W")) == "1//W + H//W"
     assert str(parse("D//4")) == "D//4"
     assert str(parse("0")) == "0"
     assert repr(parse("3*B")) == "Expr(3*B)"
@@ -73,7 +83,8 @@ def test_solve() -> None:
     assert parse("B*T").solve(12, {"B": 3}) == ("T", 4)
     assert parse("2*D").solve(9, {}) is None  # no integer solves it
     assert parse("B*T").solve(12, {}) is None  # two unknowns
-    assert parse("D//2").solve(3, {}) is None  # not linear outside a division
+    assert parse("D//2").solve(3, {}) == ("D", 6)  # D is a multiple of 2
+    assert parse("D*D").solve(9, {}) is None  # not linear
 
 
 def test_division_by_zero_and_bad_syntax() -> None:
@@ -105,9 +116,39 @@ def _source(draw: st.DrawFn, depth: int = 0) -> str:
     return f"({left}) {op} ({right})"
 
 
+def _within_contract(sources: list[str], values: dict[str, int]) -> dict[str, int] | None:
+    """`values` made to satisfy the sources' divisibility facts (§6), or None if that fails.
+
+    A divided symbol takes a multiple of its divisor; values outside that contract are
+    not promised anything, since the normal form treats such divisions as exact.
+    """
+    values = dict(values)
+    try:
+        facts = [fact for source in sources for fact in division_facts(parse_raw(source))]
+    except ZeroDivisionError:
+        return None
+    try:
+        for _ in range(4):
+            for name, divisor in facts:
+                d = divisor.evaluate(values)
+                if d and values[name] % d:
+                    values[name] *= d
+        for name, divisor in facts:
+            d = divisor.evaluate(values)
+            if d is None or d == 0 or values[name] % d:
+                return None
+    except ZeroDivisionError:
+        return None
+    return values
+
+
 @settings(max_examples=400, deadline=None)
 @given(_source(), st.fixed_dictionaries({n: st.integers(-6, 12) for n in _NAMES}))
 def test_normal_form_evaluates_like_python(source: str, values: dict[str, int]) -> None:
+    fitting = _within_contract([source], values)
+    assume(fitting is not None)
+    assert fitting is not None
+    values = fitting
     try:
         expected: int | None = eval(source, {}, dict(values))  # noqa: S307 - test-generated source
     except ZeroDivisionError:
@@ -131,14 +172,60 @@ def test_normal_form_evaluates_like_python(source: str, values: dict[str, int]) 
 @settings(max_examples=200, deadline=None)
 @given(_source(), _source(), st.fixed_dictionaries({n: st.integers(0, 9) for n in _NAMES}))
 def test_substitution_commutes_with_arithmetic(a: str, b: str, values: dict[str, int]) -> None:
+    fitting = _within_contract([a, b], values)
+    assume(fitting is not None)
+    assert fitting is not None
     try:
         left, right = parse(a), parse(b)
-        whole = (left + right * 2 - right).substitute(values)
-        parts = left.substitute(values) + right.substitute(values)
+        whole = (left + right * 2 - right).substitute(fitting)
+        parts = left.substitute(fitting) + right.substitute(fitting)
     except ZeroDivisionError:
         return
     assert whole == parts
     assert whole.const_value is not None
+
+
+@settings(max_examples=300, deadline=None)
+@given(_source(), _source(), st.fixed_dictionaries({n: st.integers(-6, 12) for n in _NAMES}))
+def test_equal_sizes_agree_within_the_contract(a: str, b: str, values: dict[str, int]) -> None:
+    """`sizes_equal` never equates two sizes that differ at an assignment satisfying both's facts."""
+    fitting = _within_contract([a, b], values)
+    assume(fitting is not None)
+    assert fitting is not None
+    try:
+        left, right = parse(a), parse(b)
+        equal = sizes_equal(left, right)
+        va, vb = eval(a, {}, dict(fitting)), eval(b, {}, dict(fitting))  # noqa: S307
+    except ZeroDivisionError:
+        return
+    if equal:
+        assert va == vb, f"{a} and {b} called equal, but {va} != {vb} at {fitting}"
+
+
+@settings(max_examples=300, deadline=None)
+@given(_source(), st.sampled_from(_NAMES), st.fixed_dictionaries({n: st.integers(1, 12) for n in (*_NAMES, "S")}))
+def test_solutions_solve(source: str, name: str, values: dict[str, int]) -> None:
+    """A value `solve_for` finds makes the pattern the target size, at every assignment in contract."""
+    try:
+        pattern = parse(source)
+    except ZeroDivisionError:
+        return
+    target = sym("S") * 6
+    solved = solve_for(pattern, name, target)
+    if not isinstance(solved, Expr):
+        return
+    # the answer may divide the target (`2*D` given `E` is `E//2`): valid where the call is
+    fitting = _within_contract([source, str(solved)], {**values, name: 1, "S": 1})
+    assume(fitting is not None)
+    assert fitting is not None
+    at = fitting
+    try:
+        value = solved.evaluate(at)
+        assert value is not None
+        result = pattern.evaluate({**at, name: value})
+    except ZeroDivisionError:
+        return
+    assert result == target.evaluate(at), f"{name} = {solved} does not solve {pattern} = {target}"
 
 
 def test_const_and_sym() -> None:

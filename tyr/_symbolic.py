@@ -9,14 +9,25 @@ A normal form is a sum of terms `coefficient * monomial`, where a monomial is a
 sorted tuple of atoms (a symbol name, or a floor division that could not be
 simplified away).  Sizes are integers, so `q*c + r` floor-divided by `c` is
 exactly `q + r//c` for any integer polynomial `q`; that identity is the only
-simplification floor division gets, and it is sound for every integer value.
+simplification floor division gets on its own, and it holds for every value.
+
+Division in sizes is exact (SHAPES.md §6).  Models divide sizes only where the
+division is exact (`c // n_head`, `hd // 2`), so every symbol that an expression
+divides is taken to be a multiple of its divisors: in `(Hd + 1)//2`, `Hd` is even.
+The normal form writes each such symbol as that multiple of a fresh symbol,
+simplifies (the divisions become exact and disappear), and writes the result back
+in the user's symbols, so `2*(Hd//2)` is `Hd`, `Hd - Hd//2` is `Hd//2` and
+`H*(D//H)` is `D`.  Constants still divide exactly as Python does (`7//2` is 3).
+Two sizes are equal when they agree under every assignment satisfying both
+sizes' divisibility facts (`sizes_equal`); symbols otherwise stay rigid.
 """
 
 from __future__ import annotations
 
 import ast
 import math
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Union
@@ -99,92 +110,37 @@ class Expr:
                     names |= atom.num.symbols | atom.den.symbols
         return frozenset(names)
 
-    # -- arithmetic -------------------------------------------------------------------
+    @cached_property
+    def has_division(self) -> bool:
+        """Whether a floor division is left in the normal form (`D//4`, `(H + 1)//W`)."""
+        return any(isinstance(atom, FloorDiv) for mono, _ in self.terms for atom in mono)
+
+    # -- arithmetic (every result in normal form, division rule included) ---------------
 
     def __add__(self, other: Expr | int) -> Expr:
-        acc = dict(self.terms)
-        for m, c in _as_expr(other).terms:
-            acc[m] = acc.get(m, 0) + c
-        return Expr._from_dict(acc)
+        return _canonical(_add(self, _as_expr(other)))
 
     __radd__ = __add__
 
     def __neg__(self) -> Expr:
-        return Expr(tuple((m, -c) for m, c in self.terms))
+        return _neg(self)
 
     def __sub__(self, other: Expr | int) -> Expr:
-        return self + (-_as_expr(other))
+        return _canonical(_add(self, _neg(_as_expr(other))))
 
     def __rsub__(self, other: Expr | int) -> Expr:
-        return _as_expr(other) - self
+        return _canonical(_add(_as_expr(other), _neg(self)))
 
     def __mul__(self, other: Expr | int) -> Expr:
-        acc: dict[Monomial, int] = {}
-        for m1, c1 in self.terms:
-            for m2, c2 in _as_expr(other).terms:
-                mono = tuple(sorted(m1 + m2, key=_atom_key))
-                acc[mono] = acc.get(mono, 0) + c1 * c2
-        return Expr._from_dict(acc)
+        return _canonical(_mul(self, _as_expr(other)))
 
     __rmul__ = __mul__
 
     def __floordiv__(self, other: Expr | int) -> Expr:
-        den = _as_expr(other)
-        den_value = den.const_value
-        if den_value == 0:
-            raise ZeroDivisionError(f"dimension expression {self} // 0")
-        if den_value is not None:
-            return self._floordiv_const(den_value)
-        exact = self._divide_exactly(den)
-        if exact is not None:
-            return exact
-        return Expr((((FloorDiv(self, den),), 1),))
+        return _canonical(_floordiv(self, _as_expr(other)))
 
     def __rfloordiv__(self, other: Expr | int) -> Expr:
-        return _as_expr(other) // self
-
-    def _floordiv_const(self, c: int) -> Expr:
-        # (c*q + r) // c == q + r // c for integer q: every coefficient k splits into
-        # c*(k//c) + k%c, so the atom left behind has coefficients in [0, c) and one
-        # canonical form (`(H - 1)//2 + 1` and `(H + 1)//2` are the same size).
-        if c < 0:
-            return (-self)._floordiv_const(-c)
-        if c == 1:
-            return self
-        quotient = Expr._from_dict({m: k // c for m, k in self.terms})
-        rest = {m: k % c for m, k in self.terms if k % c}
-        if all(not m for m in rest):
-            return quotient  # the remainder is a constant in [0, c): it floors to 0
-        # floor(g*r / (g*c)) == floor(r / c): cancel the common factor.
-        g = math.gcd(c, *rest.values())
-        rest = {m: k // g for m, k in rest.items()}
-        c //= g
-        # floor((x//a + p) / c) == floor((x + p*a) / (a*c)) for integer p and a > 0: nested
-        # divisions fold, so `H//2//2` is `H//4`.
-        for mono, k in rest.items():
-            if k == 1 and len(mono) == 1 and isinstance(mono[0], FloorDiv):
-                a = mono[0].den.const_value
-                if a is not None and a > 0:
-                    p = Expr._from_dict({m: j for m, j in rest.items() if m != mono})
-                    return quotient + (mono[0].num + p * a)._floordiv_const(a * c)
-        return quotient + Expr((((FloorDiv(Expr._from_dict(rest), const(c)),), 1),))
-
-    def _divide_exactly(self, den: Expr) -> Expr | None:
-        """`self / den` when den is one monomial dividing every term exactly, else None."""
-        if len(den.terms) != 1:
-            return None
-        den_mono, den_coeff = den.terms[0]
-        acc: dict[Monomial, int] = {}
-        for mono, coeff in self.terms:
-            remaining = list(mono)
-            for atom in den_mono:
-                if atom not in remaining:
-                    return None
-                remaining.remove(atom)
-            if coeff % den_coeff != 0:
-                return None
-            acc[tuple(remaining)] = coeff // den_coeff
-        return Expr._from_dict(acc)
+        return _canonical(_floordiv(_as_expr(other), self))
 
     # -- values -----------------------------------------------------------------------
 
@@ -192,16 +148,7 @@ class Expr:
         """Replace the named symbols by expressions (or ints) and renormalise."""
         if not (self.symbols & values.keys()):
             return self
-        total = const(0)
-        for mono, coeff in self.terms:
-            product = const(coeff)
-            for atom in mono:
-                if isinstance(atom, str):
-                    product = product * _as_expr(values[atom]) if atom in values else product * sym(atom)
-                else:
-                    product = product * (atom.num.substitute(values) // atom.den.substitute(values))
-            total = total + product
-        return total
+        return _canonical(_substitute(self, {k: _as_expr(v) for k, v in values.items()}))
 
     def evaluate(self, values: Mapping[str, int]) -> int | None:
         """The integer value given sizes for the symbols; None while any symbol is unknown."""
@@ -210,27 +157,20 @@ class Expr:
     def solve(self, target: int, values: Mapping[str, int]) -> tuple[str, int] | None:
         """Find the one unknown symbol that makes `self == target`, if that is forced.
 
-        Works when, after substituting `values`, exactly one symbol is left and it
-        appears linearly outside any floor division (`2*D` given 10 gives D = 5;
-        `T+1` given 9 gives T = 8).  Returns None when no single integer solves it
-        or the expression is not of that form: the caller reports the mismatch.
+        Works when, after substituting `values`, exactly one symbol is left and its
+        value follows (`2*D` given 10 gives D = 5; `T+1` given 9 gives T = 8; `D//4`
+        given 8 gives D = 32, D being a multiple of 4).  Returns None when no single
+        integer solves it or the expression is not of that form: the caller reports
+        the mismatch.
         """
         rest = self.substitute(values)
         if len(rest.symbols) != 1:
             return None
         (name,) = rest.symbols
-        coefficient = 0
-        offset = 0
-        for mono, coeff in rest.terms:
-            if mono == ():
-                offset = coeff
-            elif mono == (name,):
-                coefficient = coeff
-            else:
-                return None
-        if coefficient == 0 or (target - offset) % coefficient != 0:
+        solved = solve_for(rest, name, const(target))
+        if not isinstance(solved, Expr) or solved.const_value is None:
             return None
-        return name, (target - offset) // coefficient
+        return name, solved.const_value
 
     # -- printing ---------------------------------------------------------------------
 
@@ -298,11 +238,413 @@ def _as_expr(value: Expr | int) -> Expr:
     return const(value)
 
 
+# -- polynomial arithmetic, before the division rule -----------------------------------------------
+
+
+def _add(a: Expr, b: Expr) -> Expr:
+    acc = dict(a.terms)
+    for m, c in b.terms:
+        acc[m] = acc.get(m, 0) + c
+    return Expr._from_dict(acc)
+
+
+def _neg(a: Expr) -> Expr:
+    return Expr(tuple((m, -c) for m, c in a.terms))
+
+
+def _mul(a: Expr, b: Expr) -> Expr:
+    acc: dict[Monomial, int] = {}
+    for m1, c1 in a.terms:
+        for m2, c2 in b.terms:
+            mono = tuple(sorted(m1 + m2, key=_atom_key))
+            acc[mono] = acc.get(mono, 0) + c1 * c2
+    return Expr._from_dict(acc)
+
+
+def _floordiv(num: Expr, den: Expr) -> Expr:
+    den_value = den.const_value
+    if den_value == 0:
+        raise ZeroDivisionError(f"dimension expression {num} // 0")
+    if den_value is not None:
+        return _floordiv_const(num, den_value)
+    divisor = _monomial(den)
+    if divisor is None:
+        return _atom(num, den)
+    # (q*m + r) // m == q + r // m for a monomial m and integer polynomials q, r.
+    quotient: dict[Monomial, int] = {}
+    rest: dict[Monomial, int] = {}
+    for mono, coeff in num.terms:
+        divided = _divide_term(mono, coeff, divisor)
+        if divided is None:
+            rest[mono] = coeff
+        else:
+            quotient[divided[0]] = quotient.get(divided[0], 0) + divided[1]
+    q = Expr._from_dict(quotient)
+    if not rest:
+        return q
+    return _add(q, _atom(Expr._from_dict(rest), den))
+
+
+def _floordiv_const(num: Expr, c: int) -> Expr:
+    # (c*q + r) // c == q + r // c for integer q: every coefficient k splits into
+    # c*(k//c) + k%c, so the atom left behind has coefficients in [0, c) and one
+    # canonical form (`(H - 1)//2 + 1` and `(H + 1)//2` are the same size).
+    if c < 0:
+        return _floordiv_const(_neg(num), -c)
+    if c == 1:
+        return num
+    quotient = Expr._from_dict({m: k // c for m, k in num.terms})
+    rest = {m: k % c for m, k in num.terms if k % c}
+    if all(not m for m in rest):
+        return quotient  # the remainder is a constant in [0, c): it floors to 0
+    # floor(g*r / (g*c)) == floor(r / c): cancel the common factor.
+    g = math.gcd(c, *rest.values())
+    rest = {m: k // g for m, k in rest.items()}
+    c //= g
+    # floor((x//a + p) / c) == floor((x + p*a) / (a*c)) for integer p and a > 0: nested
+    # divisions fold, so `H//2//2` is `H//4`.
+    for mono, k in rest.items():
+        if k == 1 and len(mono) == 1 and isinstance(mono[0], FloorDiv):
+            a = mono[0].den.const_value
+            if a is not None and a > 0:
+                p = Expr._from_dict({m: j for m, j in rest.items() if m != mono})
+                return _add(quotient, _floordiv_const(_add(mono[0].num, _mul(p, const(a))), a * c))
+    return _add(quotient, _atom(Expr._from_dict(rest), const(c)))
+
+
+def _atom(num: Expr, den: Expr) -> Expr:
+    return Expr((((FloorDiv(num, den),), 1),))
+
+
+def _monomial(e: Expr) -> tuple[Counter[Atom], int] | None:
+    """`e` as (atoms with their powers, coefficient) when it is a single term."""
+    if len(e.terms) != 1:
+        return None
+    mono, coeff = e.terms[0]
+    return Counter(mono), coeff
+
+
+def _positive_monomial(e: Expr) -> tuple[Counter[Atom], int] | None:
+    """`e` as a single term when it is a product of symbols with a positive coefficient (a divisor)."""
+    found = _monomial(e)
+    if found is None or found[1] <= 0 or any(not isinstance(a, str) for a in found[0]):
+        return None
+    return found
+
+
+def _divide_term(mono: Monomial, coeff: int, divisor: tuple[Counter[Atom], int]) -> tuple[Monomial, int] | None:
+    """`coeff * mono` divided by the monomial `divisor`, when it divides exactly."""
+    powers, d_coeff = divisor
+    if coeff % d_coeff:
+        return None
+    have = Counter(mono)
+    if any(have[a] < n for a, n in powers.items()):
+        return None
+    have.subtract(powers)
+    return tuple(sorted(have.elements(), key=_atom_key)), coeff // d_coeff
+
+
+def _substitute(e: Expr, values: Mapping[str, Expr]) -> Expr:
+    """`e` with symbols replaced, renormalised without the division rule."""
+    if not (e.symbols & values.keys()):
+        return e
+    total = Expr(())
+    for mono, coeff in e.terms:
+        product = const(coeff)
+        for atom in mono:
+            if isinstance(atom, str):
+                product = _mul(product, values.get(atom, sym(atom)))
+            else:
+                product = _mul(product, _floordiv(_substitute(atom.num, values), _substitute(atom.den, values)))
+        total = _add(total, product)
+    return total
+
+
+# -- the division rule -------------------------------------------------------------------------------
+
+_MAX_ROUNDS = 3
+"""How often a normal form is rewritten before it is taken as it is (it settles in one or two)."""
+
+
+@dataclass(frozen=True)
+class _Fact:
+    """`symbol` is `divisor * fresh`: the symbol is a multiple of the divisor (SHAPES.md §6)."""
+
+    symbol: str
+    divisor: Expr  # a positive monomial, in the symbols current when the fact was found
+    fresh: str
+
+
+def _facts_of(e: Expr, path: Expr | None, found: dict[str, list[Expr]]) -> None:
+    """Collect what `e` divides: each symbol of a dividend is a multiple of the divisors above it.
+
+    `path` is the product of the divisors `e` sits under (None at the top, or below a
+    divisor that is not a product of symbols).  In `(T - B//2)//3`, `T` is a multiple of
+    3 and `B` of 2 and of 6; in `(D//H)//2`, `D` of `H` and `2*H`.
+    """
+    for mono, _ in e.terms:
+        for atom in mono:
+            if isinstance(atom, str):
+                if path is not None and atom not in path.symbols:
+                    divisors = found.setdefault(atom, [])
+                    if path not in divisors:
+                        divisors.append(path)
+                continue
+            _facts_of(atom.den, None, found)
+            if _positive_monomial(atom.den) is None:
+                _facts_of(atom.num, None, found)
+            else:
+                _facts_of(atom.num, atom.den if path is None else _mul(path, atom.den), found)
+
+
+def _expand(exprs: Sequence[Expr]) -> tuple[list[Expr], list[_Fact]]:
+    """`exprs` with every divided symbol written as a multiple of its divisors, and the facts used.
+
+    Each symbol `S` that the expressions divide is written as `m * S~k`, where `m` is
+    the one divisor of `S` that all its other divisors divide (a multiple of 2 and of
+    3 is a multiple of 6; of `H` and `2*H`, of `2*H`); the divisions then become
+    exact and disappear.  A symbol whose divisors have no such common multiple (2 and
+    `H`) keeps its divisions.
+    """
+    found: dict[str, list[Expr]] = {}
+    for e in exprs:
+        if e.has_division:
+            _facts_of(e, None, found)
+    multiples = {name: m for name, divisors in found.items() if (m := _common_multiple(divisors)) is not None}
+    work = list(exprs)
+    facts: list[_Fact] = []
+    for name in _substitution_order(multiples):
+        fact = _Fact(name, multiples[name], f"{name}~{len(facts)}")
+        facts.append(fact)
+        work = [_substitute(e, {name: _mul(fact.divisor, sym(fact.fresh))}) for e in work]
+    return work, facts
+
+
+def _common_multiple(divisors: Sequence[Expr]) -> Expr | None:
+    """The divisor that is a multiple of all the others, or the lcm of constants; None if neither."""
+    values = [d.const_value for d in divisors]
+    if all(v is not None for v in values):
+        return const(math.lcm(*(v for v in values if v is not None)))
+    for candidate in divisors:
+        found = _positive_monomial(candidate)
+        assert found is not None
+        if all(_divide_term(tuple(found[0].elements()), found[1], _positive_monomial(d) or found) is not None
+               for d in divisors):
+            return candidate
+    return None
+
+
+def _substitution_order(multiples: Mapping[str, Expr]) -> list[str]:
+    """The symbols in an order where a symbol's divisor never mentions a symbol written before it.
+
+    `D` a multiple of `H` and `H` of 2: `D = H*D~0` first, then `H = 2*H~1` (inside it too).
+    Symbols whose divisors refer to each other in a cycle are left out.
+    """
+    order: list[str] = []
+    placed: set[str] = set()
+    pending = sorted(multiples)
+    while pending:
+        # a symbol can go once no other pending symbol's divisor still needs it unwritten
+        ready = [s for s in pending if not any(s in multiples[o].symbols for o in pending if o != s)]
+        if not ready:
+            break
+        for s in ready:
+            order.append(s)
+            placed.add(s)
+        pending = [s for s in pending if s not in placed]
+    return order
+
+
+def _collapse(e: Expr, facts: Sequence[_Fact]) -> Expr:
+    """`e`, written in fresh symbols, back in the original ones (the reverse of `_expand`)."""
+    for fact in reversed(facts):
+        e = _collapse_fact(e, fact)
+    return e
+
+
+def _collapse_fact(e: Expr, fact: _Fact) -> Expr:
+    """Replace `fact.fresh` by `symbol // divisor`, folding `divisor**j * fresh**j` into `symbol**j`."""
+    if fact.fresh not in e.symbols:
+        return e
+    divisor = _positive_monomial(fact.divisor)
+    assert divisor is not None
+    quotient = _floordiv(sym(fact.symbol), fact.divisor)
+    total = Expr(())
+    for mono, coeff in e.terms:
+        power = sum(1 for a in mono if a == fact.fresh)
+        rest: Monomial = tuple(a for a in mono if a != fact.fresh)
+        whole = 0
+        while whole < power:
+            divided = _divide_term(rest, coeff, divisor)
+            if divided is None:
+                break
+            rest, coeff = divided
+            whole += 1
+        term = const(coeff)
+        for atom in rest:
+            if isinstance(atom, str):
+                term = _mul(term, sym(atom))
+            else:
+                term = _mul(term, _floordiv(_collapse_fact(atom.num, fact), _collapse_fact(atom.den, fact)))
+        for _ in range(whole):
+            term = _mul(term, sym(fact.symbol))
+        for _ in range(power - whole):
+            term = _mul(term, quotient)
+        total = _add(total, term)
+    return total
+
+
+def _canonical(e: Expr) -> Expr:
+    """The normal form of `e` under the division rule: its own divided symbols as multiples."""
+    return _canonical_and_facts(e, None)
+
+
+def _canonical_and_facts(e: Expr, found: dict[str, list[Expr]] | None) -> Expr:
+    """`_canonical`, also collecting into `found` the facts each rewriting assumed.
+
+    Rewriting a form can expose another division (`(2*B)//(H*(T//H))` becomes
+    `(2*B)//T` once `T` is a multiple of `H`), so it is repeated until nothing
+    changes: the normal form is a fixed point, and its facts are those of every step.
+    """
+    for _ in range(_MAX_ROUNDS):
+        if not e.has_division:
+            return e
+        if found is not None:
+            _facts_of(e, None, found)
+        (expanded,), facts = _expand([e])
+        if not facts:
+            return e
+        collapsed = _collapse(expanded, facts)
+        if collapsed == e:
+            return e
+        e = collapsed
+    return e
+
+
+def sizes_equal(a: Expr, b: Expr) -> bool:
+    """Whether two sizes are the same size: equal under every assignment that satisfies the
+    divisibility facts of both (SHAPES.md §6), as far as the normal forms can show."""
+    if a == b:
+        return True
+    if not (a.has_division or b.has_division):
+        return False
+    (ea, eb), _ = _expand([a, b])
+    return ea == eb
+
+
+def sizes_differ(a: Expr, b: Expr) -> bool:
+    """Whether two sizes are provably different sizes (SHAPES.md §6: symbols are rigid, `B` is not 4).
+
+    Once the divided symbols are written as multiples, two polynomials that differ
+    differ at some sizes; a division that stays (`1//H`, or `W` divided by both 3 and
+    `2*B`) could hide an equality, so such sizes are not called different.
+    """
+    if a == b:
+        return False
+    (ea, eb), _ = _expand([a, b])
+    return ea != eb and not (ea.has_division or eb.has_division)
+
+
+def without_divisions(e: Expr) -> Expr:
+    """`e` with each divided symbol written as a multiple of a fresh symbol (`D - D//2` is `D~0`).
+
+    The fresh symbols are positive where the originals are, so bounds computed on
+    the result hold for `e` (`D - D//2` is at least 1).
+    """
+    if not e.has_division:
+        return e
+    (expanded,), _ = _expand([e])
+    return expanded
+
+
+def division_facts(e: Expr) -> list[tuple[str, Expr]]:
+    """The divisibility facts an expression states: (symbol, divisor) pairs.
+
+    `parse_raw("D//4")` gives `[("D", 4)]`; `H*(D//H)` gives `[("D", H)]`; `D//2 + D//3`
+    gives `D`'s divisors 2 and 3; `(D//H)//2` gives `D`'s divisor `2*H`.  They are
+    exactly what the normal form of `e` assumes; the runtime checker verifies them
+    once the symbols are bound.
+    """
+    found: dict[str, list[Expr]] = {}
+    _canonical_and_facts(e, found)
+    return [(name, divisor) for name, divisors in found.items() for divisor in divisors]
+
+
+class _NoSolution:
+    def __repr__(self) -> str:
+        return "NO_SOLUTION"
+
+
+NO_SOLUTION = _NoSolution()
+"""`solve_for`'s answer when no integer value can work (`2*D` given 9)."""
+
+
+def solve_for(pattern: Expr, name: str, target: Expr) -> Expr | _NoSolution | None:
+    """The value of `name` that makes `pattern` the size `target`, under the division rule.
+
+    `2*D` given 10 is 5; `T + 1` given `S` is `S - 1`; `D//H` given `E` is `H*E` (D being
+    a multiple of H); `2*D` given `E` is `E//2` (where the call is valid at all, E is
+    even).  Works when `name`, written as a multiple of its divisors, occurs linearly;
+    answers None when the value is not forced that way (or not determined), and
+    `NO_SOLUTION` when a constant equation has no integer solution.  Every answer is
+    checked by substituting it back.
+    """
+    if name not in pattern.symbols:
+        return None
+    (p, t), facts = _expand([pattern, target])
+    # `name` may have been rewritten several times (D = 4*D~0, D~0 = 3*D~1): follow it.
+    current, scale = name, const(1)
+    for fact in facts:
+        if fact.symbol == current:
+            current, scale = fact.fresh, _mul(scale, fact.divisor)
+    coefficient, rest = Expr(()), Expr(())
+    for mono, coeff in p.terms:
+        term = Expr(((mono, coeff),))
+        power = sum(1 for a in mono if a == current)
+        if power == 1:
+            coefficient = _add(coefficient, Expr(((tuple(a for a in mono if a != current), coeff),)))
+        elif current in term.symbols:
+            return None  # not linear in it (a square, or inside a division that stayed)
+        else:
+            rest = _add(rest, term)
+    if not coefficient.terms:
+        return None
+    difference = _add(t, _neg(rest))
+    if _positive_monomial(coefficient) is None:
+        coefficient, difference = _neg(coefficient), _neg(difference)
+        if _positive_monomial(coefficient) is None:
+            return None
+    if difference.const_value is not None and coefficient.const_value is not None:
+        if difference.const_value % coefficient.const_value:
+            return NO_SOLUTION
+    # Not exact for a symbolic target (`2*D` given `E`): the call is valid only where it is
+    # (E even), and there `D` is `E//2`.
+    quotient = _floordiv(difference, coefficient)
+    value = _collapse(_mul(scale, quotient), facts)
+    value = _canonical(value)
+    known = value.const_value
+    if known is not None and known < 0:
+        return NO_SOLUTION
+    if name in value.symbols or not sizes_equal(pattern.substitute({name: value}), target):
+        return None
+    return value
+
+
+# -- parsing -----------------------------------------------------------------------------------------
+
 _BINARY_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//"}
 
 
 def parse(text: str) -> Expr:
     """Parse a dimension string such as `"N+M"`, `"D//4"` or `"B*T"` into normal form."""
+    return _canonical(parse_raw(text))
+
+
+def parse_raw(text: str) -> Expr:
+    """Parse a dimension string without applying the division rule (`"2*(D//2)"` keeps its division).
+
+    For reading what an annotation asserts (`division_facts`); sizes are compared in `parse`'s form.
+    """
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as err:
@@ -317,22 +659,17 @@ def _from_ast(node: ast.expr, text: str) -> Expr:
         return const(node.value)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         inner = _from_ast(node.operand, text)
-        return -inner if isinstance(node.op, ast.USub) else inner
+        return _neg(inner) if isinstance(node.op, ast.USub) else inner
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY_OPS:
         left, right = _from_ast(node.left, text), _from_ast(node.right, text)
         if isinstance(node.op, ast.Add):
-            return left + right
+            return _add(left, right)
         if isinstance(node.op, ast.Sub):
-            return left - right
+            return _add(left, _neg(right))
         if isinstance(node.op, ast.Mult):
-            return left * right
-        return left // right
+            return _mul(left, right)
+        return _floordiv(left, right)
     raise ExprSyntaxError(
         f"dimension {text!r} may only use names, int literals, + - * // and parentheses; "
         f"found {ast.unparse(node)!r}"
     )
-
-
-def sizes_equal(a: Expr, b: Expr) -> bool:
-    """Whether two sizes are the same size (SHAPES.md §6)."""
-    return a == b

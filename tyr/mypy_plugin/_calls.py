@@ -46,7 +46,7 @@ from mypy.types import (
     get_proper_type,
 )
 
-from tyr._symbolic import Expr, const
+from tyr._symbolic import NO_SOLUTION, Expr, sizes_equal, solve_for
 from tyr.mypy_plugin import _errors, _names
 from tyr.mypy_plugin._types import (
     UNKNOWN,
@@ -60,7 +60,7 @@ from tyr.mypy_plugin._types import (
     shape_variables,
 )
 from tyr.shape_rules import MaybeShape, Size, Variadic
-from tyr.shape_rules.core import show_shape
+from tyr.shape_rules.core import differ, show_shape
 
 
 class PendingCalls:
@@ -348,7 +348,7 @@ class Binder:
         clash = len(previous) != len(items) and not any(isinstance(i, Variadic) for i in (*previous, *items))
         if not clash and len(previous) == len(items):
             clash = any(
-                p is not None and a is not None and not isinstance(p, Variadic) and not isinstance(a, Variadic) and p != a
+                not isinstance(p, Variadic) and not isinstance(a, Variadic) and differ(p, a)
                 for p, a in zip(previous, items)
             )
         if clash:
@@ -405,7 +405,7 @@ class Binder:
             if bound is None:
                 self.sizes[name] = actual
                 self.bound_by[name] = where
-            elif bound != actual:
+            elif not sizes_equal(bound, actual):
                 message = _errors.BOUND_TWICE.format(
                     dim=self.scope.display(name),
                     callee=self.callee,
@@ -420,7 +420,7 @@ class Binder:
             if actual is not None:
                 self.deferred.append(_Deferred(pattern, actual, where, pos))
             return
-        if actual is not None and pattern != actual:
+        if actual is not None and differ(pattern, actual):
             self._size_error(pattern, actual, where, pos)
 
     def _size_error(self, expected: Expr, actual: Expr, where: str, pos: int | None) -> None:
@@ -440,18 +440,18 @@ class Binder:
                 pattern = item.pattern.substitute({k: v for k, v in self.sizes.items() if k in item.pattern.symbols})
                 unknown = [s for s in pattern.symbols if self._is_variable(s)]
                 if not unknown:
-                    if pattern != item.actual:
+                    if not sizes_equal(pattern, item.actual):
                         self._size_error(pattern, item.actual, item.where, item.position)
                     progress = True
                     continue
                 if len(unknown) == 1:
-                    solved = _solve_linear(pattern, unknown[0], item.actual)
+                    solved = solve_for(pattern, unknown[0], item.actual)
                     if isinstance(solved, Expr):
                         self.sizes[unknown[0]] = solved
                         self.bound_by[unknown[0]] = item.where
                         progress = True
                         continue
-                    if solved is _NO_SOLUTION:
+                    if solved is NO_SOLUTION:
                         self._size_error(item.pattern, item.actual, item.where, item.position)
                         progress = True
                         continue
@@ -485,7 +485,6 @@ class _NotATensor:
 
 
 _NOT_A_TENSOR = _NotATensor()
-_NO_SOLUTION = object()
 
 
 def _variadic_at(shape: tuple[Size | Variadic, ...]) -> int | None:
@@ -522,31 +521,3 @@ def _late_bound(signature: CallableType) -> list[TypeVarLikeType]:
                 listed.add(var_id)
                 found.append(var)
     return found
-
-
-def _solve_linear(pattern: Expr, name: str, actual: Expr) -> Expr | object | None:
-    """The value of `name` that makes `pattern == actual`, `_NO_SOLUTION`, or None if it cannot tell.
-
-    Works when `name` occurs only as `c*name` (outside floor divisions): `"2*D"`
-    given 10 gives 5, `"T+1"` given 9 gives 8; given 9, `"2*D"` has no solution.
-    """
-    coefficient = 0
-    rest = const(0)
-    for mono, coeff in pattern.terms:
-        term = Expr(((mono, coeff),))
-        if mono == (name,):
-            coefficient = coeff
-        elif name in term.symbols:
-            return None
-        else:
-            rest = rest + term
-    if coefficient == 0:
-        return None
-    difference = actual - rest
-    quotient = difference // coefficient
-    if quotient * coefficient != difference:
-        return _NO_SOLUTION if difference.const_value is not None else None
-    value = quotient.const_value
-    if value is not None and value < 0:
-        return _NO_SOLUTION
-    return quotient

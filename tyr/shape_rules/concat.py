@@ -16,7 +16,6 @@ from tyr.shape_rules.core import (
     const_of,
     describe_dim,
     differ,
-    has_floordiv,
     locate,
     lower_bound,
     min_rank,
@@ -217,7 +216,7 @@ def split(
     total: Size = const(0)
     for s in sections:
         total = None if total is None or s is None else total + s
-    if size is not None and total is not None and size != total and not (has_floordiv(size) or has_floordiv(total)):
+    if differ(size, total):
         raise ShapeRuleError(
             f"split: section sizes {[show(x) for x in sections]} add up to {total}, but dimension {dim} "
             f"of {show_shape(shape)} is {show(size)}"

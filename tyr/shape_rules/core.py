@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Union
 
-from tyr._symbolic import Expr, FloorDiv, const, sizes_equal
+from tyr._symbolic import Expr, FloorDiv, const, sizes_differ, sizes_equal, without_divisions
 
 Size = Union[Expr, None]
 """A dimension's size: a normal-form expression, or None when unknown."""
@@ -98,12 +98,20 @@ def same(a: Size, b: Size) -> bool:
 
 
 def differ(a: Size, b: Size) -> bool:
-    """Both sizes are known and not provably equal: using them as one size is an error (§6)."""
-    return a is not None and b is not None and not sizes_equal(a, b)
+    """Both sizes are known and provably different: using them as one size is an error (§6)."""
+    return a is not None and b is not None and sizes_differ(a, b)
 
 
 def lower_bound(expr: Expr) -> int | None:
-    """A lower bound on the value of `expr` when every symbol is at least 1, or None if none is evident."""
+    """A lower bound on the value of `expr` when every symbol is at least 1, or None if none is evident.
+
+    Divided symbols are multiples of their divisors (SHAPES.md §6), so `D - D//2` is `D//2`,
+    at least 1.
+    """
+    return _lower_bound(without_divisions(expr))
+
+
+def _lower_bound(expr: Expr) -> int | None:
     total = 0
     for mono, coeff in expr.terms:
         if not mono:
@@ -122,22 +130,18 @@ def lower_bound(expr: Expr) -> int | None:
 
 
 def _floordiv_lower_bound(atom: FloorDiv) -> int | None:
-    num, den = lower_bound(atom.num), atom.den.const_value
+    num, den = _lower_bound(atom.num), atom.den.const_value
     if num is None or num < 0:
         return None
     if den is not None:
         return num // den if den > 0 else None
-    return 0 if (lower_bound(atom.den) or 0) >= 1 else None
+    return 0 if (_lower_bound(atom.den) or 0) >= 1 else None
 
 
 def provably_at_least(size: Expr, bound: Expr | int) -> bool:
     """`size >= bound` for every assignment of positive values to the symbols (as far as evident)."""
     low = lower_bound(size - bound)
     return low is not None and low >= 0
-
-
-def has_floordiv(expr: Expr) -> bool:
-    return any(isinstance(atom, FloorDiv) for mono, _ in expr.terms for atom in mono)
 
 
 def product(sizes: Sequence[Size]) -> Size:

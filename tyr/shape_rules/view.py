@@ -15,8 +15,8 @@ from tyr.shape_rules.core import (
     Variadic,
     as_size,
     const_of,
+    differ,
     dims_argument,
-    has_floordiv,
     locate,
     min_rank,
     numel,
@@ -52,11 +52,8 @@ def infer_sizes(total: Size, wanted: Sequence[SizeArg], op: str, what: str) -> t
             raise ShapeRuleError(f"{op}: invalid size {value} at index {i} of {_show_sizes(sizes)}")
     others = product([s for i, s in enumerate(sizes) if i not in minus])
     if not minus:
-        if total is not None and others is not None and total != others:
-            if not (has_floordiv(total) or has_floordiv(others)):
-                raise ShapeRuleError(
-                    f"{op}: shape {_show_sizes(sizes)} has {others} elements but {what} has {total}"
-                )
+        if differ(total, others):
+            raise ShapeRuleError(f"{op}: shape {_show_sizes(sizes)} has {others} elements but {what} has {total}")
         return tuple(sizes)
     (i,) = minus
     solved = _solve(total, others, op, sizes, what)

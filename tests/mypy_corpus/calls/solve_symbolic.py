@@ -1,4 +1,4 @@
-"""Solving against symbolic sizes: `"2*D"` given `2*E` binds D = E."""
+"""Solving against symbolic sizes: `"2*D"` given `2*E` binds D = E; given `E`, D = E//2 (E even, or the call fails)."""
 
 from typing import TypeVar, reveal_type
 
@@ -14,4 +14,4 @@ def halves(x: Tensor["2*D"]) -> Tensor[D]:
 
 def caller(y: Tensor["E*2"], z: Tensor[E]) -> None:
     reveal_type(halves(y))  # N: Revealed type is "torch._tensor.Tensor[E]"
-    reveal_type(halves(z))  # N: Revealed type is "torch._tensor.Tensor[Any]"
+    reveal_type(halves(z))  # N: Revealed type is "torch._tensor.Tensor[tyr._static.DimExpr[Literal['E//2'], E]]"
