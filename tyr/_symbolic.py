@@ -270,6 +270,15 @@ def _floordiv(num: Expr, den: Expr) -> Expr:
     divisor = _monomial(den)
     if divisor is None:
         return _atom(num, den)
+    common = _common_factor(num, den)
+    if common is not None:
+        # floor(g*r / (g*m)) == floor(r / m) for a positive product of symbols g (sizes are positive):
+        # `(B*T*D)//(2*B*T)` is `D//2`.
+        num, den = _divide_by(num, common), _divide_by(den, common)
+        if den.const_value is not None:
+            return _floordiv_const(num, den.const_value)
+        divisor = _monomial(den)
+        assert divisor is not None
     # (q*m + r) // m == q + r // m for a monomial m and integer polynomials q, r.
     quotient: dict[Monomial, int] = {}
     rest: dict[Monomial, int] = {}
@@ -283,6 +292,27 @@ def _floordiv(num: Expr, den: Expr) -> Expr:
     if not rest:
         return q
     return _add(q, _atom(Expr._from_dict(rest), den))
+
+
+def _common_factor(num: Expr, den: Expr) -> Counter[Atom] | None:
+    """The symbols every term of `num` and the one term of `den` share (with powers), if any."""
+    shared: Counter[Atom] | None = None
+    for mono, _ in (*num.terms, *den.terms):
+        powers: Counter[Atom] = Counter(a for a in mono if isinstance(a, str))
+        shared = powers if shared is None else shared & powers
+        if not shared:
+            return None
+    return shared
+
+
+def _divide_by(e: Expr, factor: Counter[Atom]) -> Expr:
+    """`e` divided by a product of symbols that divides each of its terms."""
+    out: dict[Monomial, int] = {}
+    for mono, coeff in e.terms:
+        divided = _divide_term(mono, coeff, (factor, 1))
+        assert divided is not None
+        out[divided[0]] = out.get(divided[0], 0) + divided[1]
+    return Expr._from_dict(out)
 
 
 def _floordiv_const(num: Expr, c: int) -> Expr:

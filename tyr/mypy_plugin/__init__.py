@@ -61,6 +61,7 @@ from tyr.mypy_plugin import (
     _functions,
     _modules,
     _names,
+    _rebinding,
     _tensors,
 )
 from tyr.mypy_plugin._types import is_shaped, mentions_shapes
@@ -95,6 +96,7 @@ class TyrPlugin(Plugin):
         self._module_classes: dict[str, bool] = {}
         self._attributes: dict[str, str | None] = {}
         self._tensor_aliases: dict[str, bool] = {}
+        self._assignments = _rebinding.Assignments()
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         return _DIGEST
@@ -104,6 +106,7 @@ class TyrPlugin(Plugin):
         self._infos.clear()
         self._attributes.clear()
         self._tensor_aliases.clear()
+        self._assignments.clear()
 
     def lookup_info(self, fullname: str) -> TypeInfo | None:
         """A class of the current build by full name."""
@@ -135,12 +138,23 @@ class TyrPlugin(Plugin):
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname in _functions.FUNCTIONS:
-            return _guarded(_functions.function_hook, _returned, fullname=fullname, lookup=self.lookup_info)
+            return self._settled(_guarded(_functions.function_hook, _returned, fullname=fullname, lookup=self.lookup_info))
         if fullname in _modules.CONSTRUCTORS:
             return _guarded(_modules.constructor_hook, _returned, fullname=fullname, lookup=self.lookup_info)
+        if _top_level(fullname) == "torch":
+            return self._settled(_returned)  # no shape rule: a tensor result is of unknown shape
         if _top_level(fullname) in _NO_SHAPES:
             return None
-        return _guarded(_calls.call_hook, _returned, pending=self._pending, lookup=self.lookup_info)
+        return self._settled(_guarded(_calls.call_hook, _returned, pending=self._pending, lookup=self.lookup_info))
+
+    def _settled(self, hook: Callable[[_Context], Type]) -> Callable[[_Context], Type]:
+        """`hook`, then: a name rebound to its result forgets the shapes the result overlaps (`_rebinding`)."""
+        assignments = self._assignments
+
+        def run(ctx: _Context) -> Type:
+            return _rebinding.settle(ctx, hook(ctx), assignments)
+
+        return run
 
     def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
         owner, _, method = fullname.rpartition(".")
@@ -155,16 +169,16 @@ class TyrPlugin(Plugin):
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         owner, _, method = fullname.rpartition(".")
         if method == "__call__" and self._is_module_class(owner):
-            return _guarded(_modules.call_hook, _returned, pending=self._pending, lookup=self.lookup_info)
+            return self._settled(_guarded(_modules.call_hook, _returned, pending=self._pending, lookup=self.lookup_info))
         if self._is_tensor_class(owner):
             if method in _tensors.METHODS:
-                return _guarded(_tensors.method_hook, _returned, method=method, lookup=self.lookup_info)
-            return None
+                return self._settled(_guarded(_tensors.method_hook, _returned, method=method, lookup=self.lookup_info))
+            return self._settled(_returned)  # no shape rule: a tensor result is of unknown shape
         if owner in (_names.INT, _names.DIM) and method in _dims.OPERATORS:
             return _guarded(_dims.arithmetic_hook, _returned, method=method, lookup=self.lookup_info)
         if _top_level(fullname) in _NO_SHAPES:
             return None
-        return _guarded(_calls.call_hook, _returned, pending=self._pending, lookup=self.lookup_info)
+        return self._settled(_guarded(_calls.call_hook, _returned, pending=self._pending, lookup=self.lookup_info))
 
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
         owner, _, attribute = fullname.rpartition(".")
@@ -250,6 +264,7 @@ class TyrPlugin(Plugin):
 _DIGEST = _source_digest()
 
 _Result = TypeVar("_Result")
+_Context = TypeVar("_Context", FunctionContext, MethodContext)
 
 
 def _guarded(hook: Callable[..., _Result], fallback: Callable[[Any], _Result], **bound: Any) -> Callable[[Any], _Result]:

@@ -37,7 +37,6 @@ from mypy.types import (
     ProperType,
     TupleType,
     Type,
-    UnionType,
     get_proper_type,
 )
 
@@ -265,10 +264,6 @@ class Call:
     def shape_of(self, actual: Actual) -> MaybeShape:
         """The shape of a tensor argument; a Python scalar is a 0-d tensor; raises NotKnown otherwise."""
         t = get_proper_type(actual.type)
-        if isinstance(t, UnionType):
-            tensors = [i for i in t.items if _is_tensor(get_proper_type(i))]
-            if len(tensors) == 1 and len(t.items) == 1:
-                t = get_proper_type(tensors[0])
         try:
             return self.scope.tensor_shape(t)
         except NotATensor:
@@ -337,7 +332,7 @@ class Call:
         return TupleType(items, self.scope.instance(_names.TUPLE, [self.scope.tensor_type(None)]))
 
     def fail(self, error: ShapeRuleError) -> Type:
-        self.api.fail(str(error), self.context, code=_errors.SHAPE)
+        self.api.fail(self.scope.render(str(error)), self.context, code=_errors.SHAPE)
         return self.tensor(None) if _returns_tensor(self.default) else self.default
 
 

@@ -273,10 +273,11 @@ class Binder:
     def _tensor_shape(self, a: Type) -> MaybeShape | _NotATensor:
         a = get_proper_type(a)
         if isinstance(a, UnionType):
+            # an Optional tensor binds as its tensor; several tensors as the shape they share
             tensors = [item for item in a.items if is_tensor_instance(get_proper_type(item))]
-            if len(tensors) != 1:
+            if not tensors:
                 return _NOT_A_TENSOR
-            a = tensors[0]
+            a = get_proper_type(UnionType.make_union(tensors))
         try:
             return self.scope.tensor_shape(a)
         except NotATensor:
@@ -383,15 +384,7 @@ class Binder:
         return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
 
     def _show(self, size: Size) -> str:
-        if size is None:
-            return "?"
-        renames = {name: self.scope.display(name) for name in size.symbols}
-        if all(k == v for k, v in renames.items()):
-            return str(size)
-        text = str(size)
-        for name, shown in sorted(renames.items(), key=lambda kv: -len(kv[0])):
-            text = text.replace(name, shown)
-        return text
+        return "?" if size is None else self.scope.render(str(size))
 
     # -- sizes --------------------------------------------------------------------------------
 

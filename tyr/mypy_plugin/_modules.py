@@ -338,7 +338,7 @@ def run_module(
     except NotKnown:
         return default
     except ShapeRuleError as err:
-        api.fail(f"{prefix}{err} (in {state.display()})", context, code=_errors.SHAPE)
+        api.fail(scope.render(f"{prefix}{err} (in {state.display()})"), context, code=_errors.SHAPE)
         return scope.tensor_type(None)
 
 

@@ -79,7 +79,7 @@ def attribute_hook(ctx: AttributeContext, attribute: str, lookup: Lookup) -> Typ
         if attribute == "ndim" and not any(isinstance(s, Variadic) for s in shape):
             return scope.int_literal(len(shape))
     except ShapeRuleError as err:
-        ctx.api.fail(str(err), ctx.context, code=SHAPE)
+        ctx.api.fail(scope.render(str(err)), ctx.context, code=SHAPE)
         return scope.tensor_type(None)
     return ctx.default_attr_type
 

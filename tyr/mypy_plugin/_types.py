@@ -22,6 +22,7 @@ nested scopes, get distinct names: `B` and `B_2`.)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
@@ -95,6 +96,14 @@ class Scope:
         var = self.by_name.get(name)
         return var.name if var is not None else name
 
+    def render(self, message: str) -> str:
+        """A message with each symbol this scope renamed (`H_2`) shown by its user's name (`H`)."""
+        renames = {name: var.name for name, var in self.by_name.items() if name != var.name}
+        if not renames:
+            return message
+        pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(renames, key=len, reverse=True))) + r")\b")
+        return pattern.sub(lambda m: renames[m.group(1)], message)
+
     # -- classes ------------------------------------------------------------------------------
 
     def info(self, fullname: str) -> TypeInfo:
@@ -166,11 +175,39 @@ class Scope:
         name = size.symbol_name
         if name is not None:
             return self.by_name.get(name, UNKNOWN)
-        symbols = sorted(size.symbols)
-        if any(name not in self.by_name for name in symbols):
+        if any(name not in self.by_name for name in size.symbols):
             return UNKNOWN
-        template = LiteralType(str(size), self.instance(_names.STR))
-        return self.instance(_names.DIM_EXPR, [template, *(self.by_name[name] for name in symbols)])
+        local = self._template_names(size.symbols)
+        renames = {name: sym(text) for name, text in local.items() if name != text}
+        text = str(size.substitute(renames) if renames else size)
+        template = LiteralType(text, self.instance(_names.STR))
+        ordered = sorted(local, key=local.__getitem__)
+        return self.instance(_names.DIM_EXPR, [template, *(self.by_name[name] for name in ordered)])
+
+    def _template_names(self, symbols: frozenset[str]) -> dict[str, str]:
+        """How a `DimExpr` template names each symbol: by its type variable's own name.
+
+        The template must not depend on which other variables this scope happened to
+        see (a scope that met two `H`s calls the second `H_2`), or two types for one
+        size would differ for mypy (SHAPES.md §6: type variables by identity).  Only
+        variables sharing a name within this one size get suffixes, by their ids.
+        """
+        by_var_name: dict[str, list[str]] = {}
+        for name in symbols:
+            by_var_name.setdefault(self.by_name[name].name, []).append(name)
+        local: dict[str, str] = {}
+        taken = set(by_var_name)
+        for var_name, names in by_var_name.items():
+            names.sort(key=lambda n: _id_key(self.by_name[n].id))
+            local[names[0]] = var_name
+            suffix = 1
+            for name in names[1:]:
+                suffix += 1
+                while f"{var_name}_{suffix}" in taken:
+                    suffix += 1
+                taken.add(f"{var_name}_{suffix}")
+                local[name] = f"{var_name}_{suffix}"
+        return local
 
     def dim_value_type(self, size: Size | int) -> Type:
         """The type of an int whose value is the size: `Literal[768]`, `Dim[D]`, or `int` if unknown."""
@@ -189,8 +226,14 @@ class Scope:
     # -- shapes -------------------------------------------------------------------------------
 
     def tensor_shape(self, typ: Type) -> MaybeShape:
-        """The shape of a tensor type (None when unknown); raises `NotATensor` for other types."""
+        """The shape of a tensor type (None when unknown); raises `NotATensor` for other types.
+
+        A union of tensors (a name bound to different shapes on different paths) has
+        the shape they share: the sizes all of them agree on, the others unknown.
+        """
         t = get_proper_type(typ)
+        if isinstance(t, UnionType):
+            return join_shapes([self.tensor_shape(item) for item in t.items])
         if not isinstance(t, Instance):
             raise NotATensor
         if t.type.fullname != _names.TENSOR:
@@ -241,6 +284,29 @@ class Scope:
             else:
                 args.append(self.size_type(item))
         return args
+
+
+def _id_key(var_id: TypeVarId) -> tuple[str, int, int]:
+    return (var_id.namespace, var_id.raw_id, var_id.meta_level)
+
+
+def join_shapes(shapes: Sequence[MaybeShape]) -> MaybeShape:
+    """What shapes of several possible values have in common: equal sizes, or unknown."""
+    first = shapes[0] if shapes else None
+    if first is None or any(s is None or len(s) != len(first) for s in shapes):
+        return None
+    out: list[Size | Variadic] = []
+    for items in zip(*shapes):
+        head = items[0]
+        if isinstance(head, Variadic):
+            if any(item != head for item in items):
+                return None
+            out.append(head)
+        elif any(isinstance(item, Variadic) for item in items):
+            return None
+        else:
+            out.append(head if all(item == head for item in items) else None)
+    return tuple(out)
 
 
 class NotATensor(Exception):

@@ -119,14 +119,27 @@ def layer_norm(
     norm = _normalized("layer_norm", input, normalized_shape)
     _check_exact("layer_norm", "the weight", weight, norm)
     _check_exact("layer_norm", "the bias", bias, norm)
-    return input
+    return _with_normalized(input, norm)
 
 
 def rms_norm(input: MaybeShape, normalized_shape: Sequence[SizeArg], weight: MaybeShape = None) -> MaybeShape:
     """`F.rms_norm(input, normalized_shape, weight)` / `nn.RMSNorm`: as `layer_norm`, without a bias."""
     norm = _normalized("rms_norm", input, normalized_shape)
     _check_exact("rms_norm", "the weight", weight, norm)
-    return input
+    return _with_normalized(input, norm)
+
+
+def _with_normalized(input: MaybeShape, norm: Shape) -> MaybeShape:
+    """The input's shape, its last dims known to be `norm` (torch accepts no other): `(B, ?)` becomes `(B, D)`."""
+    if input is None:
+        return None
+    v = variadic_index(input)
+    fixed = len(input) if v is None else len(input) - v - 1
+    out = list(input)
+    for i in range(1, min(len(norm), fixed) + 1):
+        if out[-i] is None:
+            out[-i] = norm[-i]
+    return tuple(out)
 
 
 def _channels(op: str, input: MaybeShape) -> Size:
