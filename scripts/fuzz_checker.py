@@ -18,7 +18,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from scripts.fuzz.generate import Options
+from scripts.fuzz.generate import BUGS, Options
 from scripts.fuzz.run import CACHE, fuzz
 from scripts.fuzz.score import catalogue, counts_by_op, summary
 
@@ -47,6 +47,10 @@ def main(argv: list[str] | None = None) -> int:
         print(counts_by_op(findings))
     print(f"\n==== python -m scripts.fuzz_checker --seed {args.seed} --programs {args.programs} --ops {args.ops} ====")
     print(summary(totals, outcome.seconds))
+    if BUGS:
+        print(f"fuzzer bugs        {sum(BUGS.values())} op attempts raised while writing a step:")
+        for text, n in BUGS.most_common(10):
+            print(f"  [{n}x] {text[:200]}")
     if args.keep is not None:
         print(f"programs kept in {args.keep}")
     ok = (

@@ -24,6 +24,7 @@ import math
 import random
 import re
 import warnings
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +40,9 @@ from tyr._symbolic import Expr, FloorDiv, const, sym
 LITERALS = (2, 3, 4, 5, 6, 7, 8)  # literal sizes the generator writes (and 1)
 VALUES = (9, 10, 11, 12, 14, 15, 16, 18, 20, 21, 22, 24, 27, 28, 30)  # symbol values: above every literal
 MAX_NUMEL = 250_000  # the largest tensor a step may make (keeps programs fast)
+
+
+BUGS: Counter[str] = Counter()  # exceptions the menu's ops raised while writing steps (fuzzer bugs)
 
 
 class Skip(Exception):
@@ -392,7 +396,8 @@ class Gen:
     def _record(self, op: Op, emit: Emit, mistake: bool, outputs: list[TVal | DVal]) -> None:
         text = "\n".join(emit.lines)
         uses = set()
-        for live in [*self.tensors, *self.dims]:
+        lives: list[TVal | DVal] = [*self.tensors, *self.dims]
+        for live in lives:
             if live.step >= 0 and re.search(rf"\b{live.name}\b", text):
                 uses.add(live.step)
         reveals = [] if mistake else [o.name for o in emit.outputs]
@@ -557,6 +562,10 @@ def _try_op(gen: Gen, menu: Sequence[Op], mistake: bool) -> bool:
         emit = op.fn(gen, mistake)
     except Skip:
         gen.counter, gen.opaque = counter, opaque
+        return False
+    except Exception as err:  # noqa: BLE001 - a bug in an op of the menu: counted, never fatal
+        gen.counter, gen.opaque = counter, opaque
+        BUGS[f"{op.name}: {type(err).__name__}: {err}"] += 1
         return False
     finally:
         gen.proving = False

@@ -509,6 +509,8 @@ def reshape_args(g: Gen, x: TVal, target: tuple[Expr, ...], minus_one: bool) -> 
     if minus_one and rest:
         rest[g.rng.randrange(len(rest))] = "-1"
     texts += rest
+    if not texts:
+        return "()"
     if g.rng.random() < 0.25 and not texts[0].startswith("*"):
         return "(" + ", ".join(texts) + ("," if len(texts) == 1 else "") + ")"
     return ", ".join(texts)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tempfile
 import threading
+import uuid
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +25,7 @@ class Outcome:
     scored: Scored
     seconds: dict[str, float] = field(default_factory=dict)
     report: MypyReport | None = None
+    by_program: dict[str, Scored] = field(default_factory=dict)
 
 
 def generate_programs(seed: int, count: int, options: Options) -> list[Program]:
@@ -38,7 +40,9 @@ def check(programs: list[Program], directory: Path, cache: Path = CACHE, seed: i
     for k in range(0, len(programs), PER_MODULE):
         source, placed = render_module(programs[k : k + PER_MODULE])
         path = (directory / f"fuzz_{k // PER_MODULE:03d}.py").resolve()
-        path.write_text(source)
+        # mypy replays neither errors nor notes of a module its cache holds unchanged: a new
+        # last line makes every module new to it (and keeps the cache from growing run by run).
+        path.write_text(f"{source}# run {uuid.uuid4().hex}\n")
         modules.append((path, source, placed))
     seconds: dict[str, float] = {}
     reports: list[MypyReport] = []
@@ -60,15 +64,19 @@ def check(programs: list[Program], directory: Path, cache: Path = CACHE, seed: i
         raise failure[0]
     report = reports[0]
     seconds["mypy"] = report.seconds
-    scored = Scored()
+    for path, _, placed in modules:
+        if any(p.reveal_of for p in placed) and not report.revealed.get(str(path)):
+            raise RuntimeError(f"mypy revealed nothing in {path}: was it checked? (output read from a stale cache?)")
+    outcome = Outcome(Scored(), seconds, report)
     for (path, _, placed), ran in zip(modules, results):
         for place, result in zip(placed, ran):
             one = score_program(place, result, report, str(path))
             for finding in one.findings:
                 finding.repro = repro(finding, place, result, report, str(path))
-            scored.totals.add(one.totals)
-            scored.findings.extend(one.findings)
-    return Outcome(scored, seconds, report)
+            outcome.scored.totals.add(one.totals)
+            outcome.scored.findings.extend(one.findings)
+            outcome.by_program[place.program.name] = one
+    return outcome
 
 
 def fuzz(seed: int, count: int, options: Options | None = None, keep: Path | None = None, cache: Path = CACHE) -> Outcome:
