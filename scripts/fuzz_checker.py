@@ -18,7 +18,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from scripts.fuzz.generate import BUGS, Options
+from scripts.fuzz.generate import AVOIDABLE, BUGS, Options
+from scripts.fuzz.menu import MENU, select
 from scripts.fuzz.run import CACHE, fuzz
 from scripts.fuzz.score import catalogue, counts_by_op, summary
 
@@ -31,13 +32,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--programs", type=int, default=500)
     parser.add_argument("--ops", type=int, default=8, help="steps per program")
     parser.add_argument("--mistakes", type=float, default=0.3, help="share of programs ending in a deliberate mistake")
+    parser.add_argument("--skip", default="", help="ops or families of the menu to leave out (comma-separated)")
+    parser.add_argument("--only", default="", help="only these ops or families of the menu (comma-separated)")
+    parser.add_argument("--avoid", default="", help=f"idioms not to write, of {', '.join(sorted(AVOIDABLE))} (comma-separated)")
     parser.add_argument("--keep", type=Path, help="write the generated modules here (for debugging)")
     parser.add_argument("--cache", type=Path, default=CACHE, help="mypy's cache directory")
     parser.add_argument("--every", action="store_true", help="a reproduction for every finding, not one per pattern")
     parser.add_argument("--examples", type=int, default=1, help="reproductions shown per pattern")
     args = parser.parse_args(argv)
 
-    options = Options(ops=args.ops, mistake_rate=args.mistakes, seed=args.seed)
+    menu = select(MENU, only=_names(args.only), skip=_names(args.skip))
+    options = Options(ops=args.ops, mistake_rate=args.mistakes, seed=args.seed, menu=menu, avoid=frozenset(_names(args.avoid)))
     outcome = fuzz(args.seed, args.programs, options, keep=args.keep, cache=args.cache)
     totals = outcome.scored.totals
     findings = outcome.scored.findings
@@ -61,6 +66,10 @@ def main(argv: list[str] | None = None) -> int:
         and totals.caught_share >= CAUGHT_TARGET
     )
     return 0 if ok else 1
+
+
+def _names(text: str) -> list[str]:
+    return [n.strip() for n in text.split(",") if n.strip()]
 
 
 if __name__ == "__main__":

@@ -94,6 +94,7 @@ class Out:
     size: Expr | None = None
     below: Expr | None = None
     dim: bool = False
+    volatile: bool = False  # a shape that depends on the data: revealed, never used again (the data differ in the run)
 
 
 @dataclass
@@ -128,6 +129,15 @@ class Options:
     rebind_rate: float = 0.12  # share of steps that rebind an input's name (`x = x.view(...)`)
     menu: Sequence[Op] | None = None  # default: scripts.fuzz.menu.MENU
     seed: int = 0
+    avoid: frozenset[str] = frozenset()  # idioms not to write: "star" (`*x.shape`), "config" (plain ints), "rebind"
+
+    def __post_init__(self) -> None:
+        unknown = self.avoid - AVOIDABLE
+        if unknown:
+            raise ValueError(f"cannot avoid {sorted(unknown)}: the idioms are {sorted(AVOIDABLE)}")
+
+
+AVOIDABLE = frozenset({"star", "config", "rebind"})
 
 
 @dataclass
@@ -219,7 +229,7 @@ class Gen:
         name = e.symbol_name
         if name is not None and name in self.dim_params:
             options += [self.dim_params[name]] * 3
-        if self.proving:
+        if self.proving or "config" in self.options.avoid:
             plain = 0.0
         if name is not None and name in self.values and self.has_cfg and self.rng.random() < plain:
             return f"cfg.{name.lower()}"
@@ -228,7 +238,7 @@ class Gen:
         if options and (self.rng.random() < 0.8 or len(e.terms) == 1 and name is not None):
             return self.rng.choice(options)
         if name is not None:
-            if name in self.values and self.has_cfg and not self.proving:
+            if name in self.values and self.has_cfg and not self.proving and "config" not in self.options.avoid:
                 return f"cfg.{name.lower()}"
             raise Skip(f"no source for {e}")
         return self._arith(e)
@@ -265,6 +275,8 @@ class Gen:
         """Sizes as arguments: `2, d`, `(2, d)`, `*x.shape`, `x.shape`, `*x.shape[:2], d`."""
         shape = tuple(shape)
         for t in self.rng.sample(self.tensors, len(self.tensors)):
+            if "star" in self.options.avoid:
+                break
             if t.shape == shape and shape and self.rng.random() < 0.35:
                 return f"{t.name}.shape" if tuple_only or self.rng.random() < 0.4 else f"*{t.name}.shape"
             k = _common_prefix(t.shape, shape)
@@ -316,7 +328,7 @@ class Gen:
 
     def output(self, *inputs: TVal) -> tuple[str, str | None]:
         """The name for an op's single output: fresh, or now and then an input's (`x = x.view(...)`)."""
-        if inputs and self.rng.random() < self.options.rebind_rate:
+        if inputs and "rebind" not in self.options.avoid and self.rng.random() < self.options.rebind_rate:
             return inputs[0].name, inputs[0].name
         return self.fresh(), None
 
@@ -351,8 +363,10 @@ class Gen:
             return False
         made: list[TVal | DVal] = []
         step = len(self.steps)
+        knowable = not any("cfg." in line for line in emit.lines)
         for out in emit.outputs:
             value = self.ns.get(out.name)
+            knowable = knowable and self.knowable(out, value)
             if out.dim:
                 if not isinstance(value, int):
                     self.ns = saved
@@ -363,9 +377,27 @@ class Gen:
             if not isinstance(value, torch.Tensor) or value.numel() > MAX_NUMEL:
                 self.ns = saved
                 return False
-            made.append(TVal(out.name, self.model(out.shape, value), value, step, out.below))
+            if not out.volatile:
+                made.append(TVal(out.name, self.model(out.shape, value), value, step, out.below))
         self._record(op, emit, mistake=False, outputs=made)
+        self.steps[-1].knowable = knowable
         return True
+
+    def knowable(self, out: Out, value: object) -> bool:
+        """Whether the op's model gives every size of the output from sizes the program names."""
+        if out.volatile:
+            return False
+        if out.dim:
+            sizes: Sequence[Expr | None] = [out.size]
+            real: Sequence[int] = [value] if isinstance(value, int) else []
+        else:
+            sizes = out.shape or []
+            real = tuple(value.shape) if isinstance(value, torch.Tensor) else ()
+        return (
+            len(sizes) == len(real)
+            and all(s is not None and self.values_match(s, v) for s, v in zip(sizes, real))
+            and not any(name.startswith("_") for s in sizes if s is not None for name in s.symbols)
+        )
 
     def values_match(self, e: Expr, value: int) -> bool:
         got = e.evaluate(self.values)

@@ -15,10 +15,9 @@ To extend the menu, write a function and add an `Op(name, family, fn, weight)` r
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
-from scripts.fuzz.generate import LITERALS, DVal, Emit, Gen, Op, Out, Skip, TVal
+from scripts.fuzz.generate import Emit, Gen, Op, Out, Skip, TVal
 from tyr._symbolic import Expr, const, sym
 
 ONE = const(1)
@@ -94,10 +93,12 @@ def call(g: Gen, fn: str, x: str, args: str, method: float = 0.6) -> str:
 
 
 def emit1(g: Gen, x: TVal | None, expr: str, shape: Sequence[Expr | None] | None, **kw: object) -> Emit:
-    name, replaces = g.output(x) if x is not None else (g.fresh(), None)
+    volatile = bool(kw.pop("volatile", False))
+    name, replaces = g.output(x) if x is not None and not volatile else (g.fresh(), None)
     below = kw.pop("below", None)
     assert below is None or isinstance(below, Expr)
-    return Emit([f"{name} = {expr}"], [Out(name, shape, below=below)], replaces=replaces, detail=str(kw.get("detail", "")))
+    out = Out(name, shape, below=below, volatile=volatile)
+    return Emit([f"{name} = {expr}"], [out], replaces=replaces, detail=str(kw.get("detail", "")))
 
 
 def mistake(g: Gen, good: str, bad: str, detail: str) -> Emit:
@@ -160,7 +161,7 @@ def bad_operand(g: Gen, x: TVal) -> str:
         return g.rng.choice(others).name
     shape = list(partner_shape(g, x.shape))
     offset = len(x.shape) - len(shape)
-    spots = [i for i in range(len(shape)) if x.shape[i + offset] != ONE and known(g, x.shape[i + offset])]
+    spots = [i for i in range(len(shape)) if i + offset >= 0 and x.shape[i + offset] != ONE and known(g, x.shape[i + offset])]
     if not spots:
         raise Skip("nothing to break")
     i = g.rng.choice(spots)
@@ -502,7 +503,7 @@ def reshape_args(g: Gen, x: TVal, target: tuple[Expr, ...], minus_one: bool) -> 
         k += 1
     texts: list[str] = []
     start = 0
-    if k and g.rng.random() < 0.3:
+    if k and "star" not in g.options.avoid and g.rng.random() < 0.3:
         texts.append(f"*{x.name}.shape[:{k}]" if k < x.rank else f"*{x.name}.shape")
         start = k
     rest = [g.size(s) for s in target[start:]]
@@ -642,19 +643,22 @@ def squeeze(g: Gen, bad: bool) -> Emit:
         return emit1(g, x, call(g, "unsqueeze", x.name, index), out, detail="unsqueeze")
     ones = [i for i, s in enumerate(x.shape) if s == ONE]
     r2 = g.rng.random()
+    # A symbolic size may be 1 (nothing says B is not): squeezing it leaves a rank nobody can know.
     if r2 < 0.25:
-        return emit1(g, x, call(g, "squeeze", x.name, ""), [s for s in x.shape if s != ONE], detail="squeeze()")
+        out = [s for s in x.shape if s != ONE] if all(s.is_const for s in x.shape) else None
+        return emit1(g, x, call(g, "squeeze", x.name, ""), out, detail="squeeze()")
     if ones and r2 < 0.8:
         i = g.rng.choice(ones)
         return emit1(g, x, call(g, "squeeze", x.name, g.axis(x, i)), [s for k, s in enumerate(x.shape) if k != i], detail="squeeze(dim of 1)")
     if r2 < 0.9 and len(ones) >= 1:
         dims = sorted(set(g.rng.sample(range(r), min(2, r))) | {ones[0]})
-        out = [s for k, s in enumerate(x.shape) if not (k in dims and s == ONE)]
+        kept = [s for k, s in enumerate(x.shape) if not (k in dims and s == ONE)]
+        out = kept if all(x.shape[d].is_const for d in dims) else None
         return emit1(g, x, f"{x.name}.squeeze(({', '.join(g.axis(x, d) for d in dims)},))", out, detail="squeeze(tuple)")
     i = g.rng.randrange(r)
-    out = [s for k, s in enumerate(x.shape) if not (k == i and s == ONE)]
     if x.shape[i] != ONE and g.val(x.shape[i]) == 1:
         raise Skip("opaque 1")
+    out = [s for k, s in enumerate(x.shape) if k != i or s != ONE] if x.shape[i].is_const else None
     return emit1(g, x, call(g, "squeeze", x.name, g.axis(x, i)), out, detail="squeeze(dim not 1)")
 
 
@@ -890,12 +894,14 @@ def slice_item(g: Gen, s: Expr) -> tuple[str, Expr | None]:
     r = g.rng.random()
     if r < 0.3:
         return ":", s
+    # A constant bound on a symbolic size is clamped to it: `x[1:]` is `D - 1` only where D >= 1, which
+    # nothing says; such sizes are left to torch (unknown to the model).
     if r < 0.45 and value >= 2:
         a = g.rng.randint(1, min(3, value - 1))
-        return f"{a}:", s - a
+        return f"{a}:", s - a if s.is_const else None
     if r < 0.55 and value >= 2:
         a = g.rng.randint(1, min(3, value - 1))
-        return f":-{a}", s - a
+        return f":-{a}", s - a if s.is_const else None
     if r < 0.65:
         b = g.rng.randint(1, min(6, value))
         return (f":{b}", const(b)) if s.is_const else (f":{b}", None)
@@ -913,7 +919,7 @@ def slice_item(g: Gen, s: Expr) -> tuple[str, Expr | None]:
         return f"{half}:", s - s // 2
     if r < 0.94 and value >= 2:
         b = g.rng.randint(1, min(3, value - 1))
-        return (f"-{b}:", const(b))
+        return f"-{b}:", const(b) if s.is_const else None
     return f":{g.size(s)}", s
 
 
@@ -985,7 +991,7 @@ def index_tensor(g: Gen, bad: bool) -> Emit:
             i = g.rng.choice(spots)
             wrong = replace(x.shape[:k], i, g.wrong(x.shape[i]))
             return mistake(g, f"{x.name}[{mask}]", f"{x.name}[torch.rand({g.shape_args(wrong)}) > 0.5]", "boolean mask of the wrong shape")
-        return emit1(g, x, f"{x.name}[{mask}]", (None, *x.shape[k:]), detail="[bool mask]")
+        return emit1(g, x, f"{x.name}[{mask}]", (None, *x.shape[k:]), detail="[bool mask]", volatile=True)
     i = 0 if g.rng.random() < 0.6 else g.rng.randrange(x.rank)
     s = x.shape[i]
     fits = [t for t in g.tensors if t.integer and t.below is not None and t.rank <= 2 and g.val(t.below) <= g.val(s) and known(g, *t.shape)]
@@ -1359,7 +1365,7 @@ def one_hot(g: Gen, bad: bool) -> Emit:
     idx = g.tensor(lambda t: t.below is not None, kind="integer", max_rank=3)
     assert idx.below is not None
     if g.rng.random() < 0.25:
-        return emit1(g, None, f"F.one_hot({idx.name})", None, detail="one_hot (classes from data)")
+        return emit1(g, None, f"F.one_hot({idx.name})", None, detail="one_hot (classes from data)", volatile=True)
     n = idx.below
     return emit1(g, None, f"F.one_hot({idx.name}, {g.size(n)})" if g.rng.random() < 0.5 else f"F.one_hot({idx.name}, num_classes={g.size(n)})", (*idx.shape, n), detail="one_hot")
 
@@ -1738,6 +1744,20 @@ MENU: list[Op] = [
     Op("dims", "dims", dims, 1.5),
 ]
 
-__all__ = ["MENU", "broadcast", "matmul_shape"]
 
-_ = (math, DVal, LITERALS)
+
+def select(menu: Sequence[Op], only: Sequence[str] = (), skip: Sequence[str] = ()) -> list[Op]:
+    """The menu's entries named (by op or family) in `only` (all when empty), less those in `skip`."""
+    names = {op.name for op in menu} | {op.family for op in menu}
+    unknown = sorted(set(only) | set(skip) - names)
+    if unknown:
+        raise ValueError(f"no op or family {unknown} in the menu: {sorted(names)}")
+    chosen = [op for op in menu if not only or op.name in only or op.family in only]
+    chosen = [op for op in chosen if op.name not in skip and op.family not in skip]
+    if not chosen:
+        raise ValueError("the menu is empty")
+    return chosen
+
+
+__all__ = ["MENU", "broadcast", "matmul_shape", "select"]
+

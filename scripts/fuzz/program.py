@@ -37,6 +37,7 @@ class Step:
     uses: list[int] = field(default_factory=list)
     mistake: bool = False
     detail: str = ""
+    knowable: bool = False  # the generator could tell every size of its outputs from the program's sizes
 
 
 @dataclass
