@@ -156,12 +156,16 @@ class Gen:
     counter: int = 0
     opaque: int = 0
     proving: bool = False  # writing a deliberate mistake: only sizes mypy can know (no config ints)
+    memo: dict[Expr, int] = field(default_factory=dict)  # sizes' values (symbols' values never change)
 
     # -- values and sizes ---------------------------------------------------------------------
 
     def val(self, e: Expr) -> int:
-        v = e.evaluate(self.values)
-        assert v is not None, e
+        v = self.memo.get(e)
+        if v is None:
+            found = e.evaluate(self.values)
+            assert found is not None, e
+            v = self.memo[e] = found
         return v
 
     def fresh(self, prefix: str = "v") -> str:
@@ -231,14 +235,14 @@ class Gen:
             options += [self.dim_params[name]] * 3
         if self.proving or "config" in self.options.avoid:
             plain = 0.0
-        if name is not None and name in self.values and self.has_cfg and self.rng.random() < plain:
+        if name is not None and name in self.symbols and self.has_cfg and self.rng.random() < plain:
             return f"cfg.{name.lower()}"
         if value is not None and value >= 0 and (not options or self.rng.random() < 0.85):
             return str(value)
         if options and (self.rng.random() < 0.8 or len(e.terms) == 1 and name is not None):
             return self.rng.choice(options)
         if name is not None:
-            if name in self.values and self.has_cfg and not self.proving and "config" not in self.options.avoid:
+            if name in self.symbols and self.has_cfg and not self.proving and "config" not in self.options.avoid:
                 return f"cfg.{name.lower()}"
             raise Skip(f"no source for {e}")
         return self._arith(e)
@@ -400,8 +404,7 @@ class Gen:
         )
 
     def values_match(self, e: Expr, value: int) -> bool:
-        got = e.evaluate(self.values)
-        return got == value
+        return self.val(e) == value
 
     def model(self, shape: Sequence[Expr | None] | None, value: torch.Tensor) -> tuple[Expr, ...]:
         real = tuple(value.shape)
@@ -570,7 +573,7 @@ def generate(seed: int, index: int, options: Options) -> Program:
     menu = list(options.menu or MENU)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        torch.manual_seed(rng.randrange(2**31))
+        torch.random.default_generator.manual_seed(rng.randrange(2**31))  # (torch.manual_seed also seeds CUDA: slow)
         gen = new_program(rng, f"p{index}", options)
         mistake = rng.random() < options.mistake_rate
         for _ in range(options.ops * 6):

@@ -93,7 +93,7 @@ def run_torch(source: str, filename: str, placed: list[Placed], seed: int = 0) -
             warnings.simplefilter("ignore")
             for index, place in enumerate(placed):
                 current = TorchResult()
-                torch.manual_seed(seed * 100_003 + index)
+                torch.random.default_generator.manual_seed(seed * 100_003 + index)
                 function = module.__dict__[place.program.name]
                 try:
                     function(**arguments(place.program, config))
@@ -190,6 +190,7 @@ def run_mypy(files: list[Path], directory: Path, cache: Path, timeout: float = 1
             str(STUBS),
         ]
         done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False)
+        report.errors, report.revealed = {}, {}  # a run after a crash reports everything again
         parse_mypy_output(done.stdout, report)
         if done.returncode in (0, 1) and "Traceback" not in done.stderr:
             break
@@ -200,8 +201,6 @@ def run_mypy(files: list[Path], directory: Path, cache: Path, timeout: float = 1
         report.crashed.append((str(path), line, done.stderr[-2000:]))
         if not _blank_function(path, line, signature=(str(path), line) in [c[:2] for c in report.crashed[:-1]]):
             raise RuntimeError(f"mypy crashed outside a program ({path}:{line}):\n{done.stderr[-3000:]}")
-        report.errors.pop(str(path), None)
-        report.revealed.pop(str(path), None)
     report.seconds = time.perf_counter() - start
     return report
 
