@@ -573,7 +573,7 @@ def generate(seed: int, index: int, options: Options) -> Program:
     menu = list(options.menu or MENU)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        torch.random.default_generator.manual_seed(rng.randrange(2**31))  # (torch.manual_seed also seeds CUDA: slow)
+        torch.default_generator.manual_seed(rng.randrange(2**31))  # (torch.manual_seed also seeds CUDA: slow)
         gen = new_program(rng, f"p{index}", options)
         mistake = rng.random() < options.mistake_rate
         for _ in range(options.ops * 6):

@@ -93,7 +93,7 @@ def run_torch(source: str, filename: str, placed: list[Placed], seed: int = 0) -
             warnings.simplefilter("ignore")
             for index, place in enumerate(placed):
                 current = TorchResult()
-                torch.random.default_generator.manual_seed(seed * 100_003 + index)
+                torch.default_generator.manual_seed(seed * 100_003 + index)
                 function = module.__dict__[place.program.name]
                 try:
                     function(**arguments(place.program, config))
