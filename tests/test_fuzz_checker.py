@@ -246,6 +246,9 @@ def test_unknown_and_partly_known_shapes() -> None:
     assert judge(tail, (2, 9, 9, 4), {"B": 2}) is None
     assert judge(tail, (2, 9, 9, 5), {"B": 2}) is not None
     assert judge(tail, (2,), {"B": 2}) is not None  # at least two dims
+    joined = parse("torch._tensor.Tensor[*tuple[B | Literal[8], ...]]")  # what mypy's join of shapes gives
+    assert judge(joined, (2, 8, 2), {"B": 2}) is None and not fully_known(joined, {"B": 2})
+    assert judge(joined, (2, 16), {"B": 2}) == "dim 1 must be one of B | 8 = [2, 8], torch has 16 (shape (2, 16))"
     scalar = parse("torch._tensor.Tensor[()]")
     assert judge(scalar, (), {}) is None and judge(scalar, (1,), {}) is not None and fully_known(scalar, {})
     assert parse("Any").kind == "any" and judge(parse("Any"), (5,), {}) is None

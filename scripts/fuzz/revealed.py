@@ -114,6 +114,7 @@ class Revealed:
     tail: list[Expr | None] = field(default_factory=list)
     size: Expr | None = None
     items: list[Revealed] = field(default_factory=list)
+    each: list[Expr | None] | None = None  # `*tuple[B | 8, ...]`: what every one of the unknown many dims is
 
 
 def _clean(name: str) -> str:
@@ -162,6 +163,7 @@ def read(node: Node, text: str = "") -> Revealed:
         head: list[Expr | None] = []
         tail: list[Expr | None] = []
         variadic = False
+        each: list[Expr | None] | None = None
         for arg in node.args:
             if arg.name == "()" and not arg.star:
                 continue  # `Tensor[()]`: a scalar
@@ -169,12 +171,15 @@ def read(node: Node, text: str = "") -> Revealed:
                 inner = arg.args or []
                 if any(a.name == "..." for a in inner):
                     variadic = True
+                    item = inner[0]
+                    if _clean(item.name) != "Any":
+                        each = [_dim(n) for n in (item.union or [item])]
                     continue
                 dims = [_dim(a) for a in inner]
                 (tail if variadic else head).extend(dims)
                 continue
             (tail if variadic else head).append(_dim(arg))
-        return Revealed("tensor", text, head, variadic, tail)
+        return Revealed("tensor", text, head, variadic, tail, each=each)
     if short in ("int", "Dim", "Literal"):
         return Revealed("int", text, size=_dim(node) if short != "int" else None)
     return Revealed("other", text)
@@ -237,6 +242,13 @@ def _judge_shape(revealed: Revealed, actual: tuple[int, ...], values: dict[str, 
         v = value_of(size, values)
         if v is not None and v != actual[i]:
             return f"dim {i} is {size} = {v}, torch has {actual[i]} (shape {actual})"
+    if revealed.variadic and revealed.each is not None:
+        allowed = [value_of(s, values) for s in revealed.each]
+        if all(v is not None for v in allowed):
+            for i in range(len(revealed.head), len(actual) - len(revealed.tail)):
+                if actual[i] not in allowed:
+                    sizes = " | ".join(str(s) for s in revealed.each)
+                    return f"dim {i} must be one of {sizes} = {allowed}, torch has {actual[i]} (shape {actual})"
     return None
 
 
