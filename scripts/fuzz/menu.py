@@ -949,8 +949,12 @@ def index(g: Gen, bad: bool) -> Emit:
             out.append(size)
     rest = x.shape[: x.rank - used] if at_end else x.shape[used:]
     if ellipsis:
-        items.insert(0, "...") if at_end else items.append("...")
-        out = [*rest, *out] if at_end else [*out, *rest]
+        if at_end:
+            items.insert(0, "...")
+            out = [*rest, *out]
+        else:
+            items.append("...")
+            out = [*out, *rest]
     else:
         out += rest
     if g.rng.random() < 0.1:
@@ -1232,14 +1236,15 @@ def pool(g: Gen, bad: bool) -> Emit:
     d = "2d" if two else "1d"
     if kind == "adaptive":
         sizes = [g.new_size(symbolic=0.2) for _ in range(spatial)]
-        arg = g.size(sizes[0]) if spatial == 1 or g.rng.random() < 0.2 and sizes[0] == sizes[-1] else f"({', '.join(g.size(s) for s in sizes)})"
-        if spatial == 2 and not arg.startswith("("):
-            sizes = [sizes[0], sizes[0]]
+        if spatial == 1 or g.rng.random() < 0.2:
+            sizes = [sizes[0]] * spatial  # one int: every spatial dim
+            arg = g.size(sizes[0])
+        else:
+            arg = f"({', '.join(g.size(s) for s in sizes)})"
         fn = g.rng.choice([f"F.adaptive_avg_pool{d}", f"F.adaptive_max_pool{d}"])
         if bad:
-            return mistake(g, f"{fn}({x.name}, {arg})", f"{fn}({x.name}, ({', '.join(['2'] * (spatial + 1))}))", "adaptive pool output of the wrong length")
-        if "max" in fn:
-            return emit1(g, x, f"{fn}({x.name}, {arg})", (*x.shape[:-spatial], *sizes), detail=fn)
+            wrong = f"({', '.join(['2'] * (spatial + 1))})"
+            return mistake(g, f"{fn}({x.name}, {arg})", f"{fn}({x.name}, {wrong})", "adaptive pool output of the wrong length")
         return emit1(g, x, f"{fn}({x.name}, {arg})", (*x.shape[:-spatial], *sizes), detail=fn)
     k = g.rng.choice([2, 2, 3])
     stride = g.rng.choice([None, None, 1, 2])
