@@ -58,6 +58,7 @@ class TVal:
     value: torch.Tensor
     step: int
     below: Expr | None = None  # an integer tensor whose values are known to lie in [0, below)
+    tainted: bool = False  # computed from a plain int (a config field): mypy cannot know its sizes
 
     @property
     def rank(self) -> int:
@@ -83,6 +84,7 @@ class DVal:
     name: str
     size: Expr
     step: int
+    tainted: bool = False
 
 
 @dataclass
@@ -224,9 +226,11 @@ class Gen:
         value = e.const_value
         options: list[str] = []
         for d in self.dims:
-            if d.size == e:
+            if d.size == e and not (self.proving and d.tainted):
                 options.append(d.name)
         for t in self.tensors:
+            if self.proving and t.tainted:
+                continue
             for i, s in enumerate(t.shape):
                 if s == e:
                     options.append(self.shape_read(t, i))
@@ -321,6 +325,7 @@ class Gen:
             t
             for t in self.tensors
             if min_rank <= t.rank <= max_rank
+            and not (self.proving and t.tainted)
             and (kind == "any" or getattr(t, "floating" if kind == "float" else kind))
             and (where is None or where(t))
         ]
@@ -368,6 +373,8 @@ class Gen:
         made: list[TVal | DVal] = []
         step = len(self.steps)
         knowable = not any("cfg." in line for line in emit.lines)
+        lives: list[TVal | DVal] = [*self.tensors, *self.dims]
+        tainted = not knowable or any(v.tainted and _mentions(emit.lines, v.name) for v in lives)
         for out in emit.outputs:
             value = self.ns.get(out.name)
             knowable = knowable and self.knowable(out, value)
@@ -376,13 +383,13 @@ class Gen:
                     self.ns = saved
                     return False
                 size = out.size if out.size is not None and self.values_match(out.size, value) else None
-                made.append(DVal(out.name, size if size is not None else self.opaque_size(value), step))
+                made.append(DVal(out.name, size if size is not None else self.opaque_size(value), step, tainted))
                 continue
             if not isinstance(value, torch.Tensor) or value.numel() > MAX_NUMEL:
                 self.ns = saved
                 return False
             if not out.volatile:
-                made.append(TVal(out.name, self.model(out.shape, value), value, step, out.below))
+                made.append(TVal(out.name, self.model(out.shape, value), value, step, out.below, tainted))
         self._record(op, emit, mistake=False, outputs=made)
         self.steps[-1].knowable = knowable
         return True
@@ -445,6 +452,10 @@ class Gen:
                 self.tensors.append(o)
             else:
                 self.dims.append(o)
+
+
+def _mentions(lines: Sequence[str], name: str) -> bool:
+    return any(re.search(rf"\b{re.escape(name)}\b", line) for line in lines)
 
 
 def _wrap(text: str) -> str:
