@@ -320,12 +320,15 @@ class Gen:
         min_rank: int = 0,
         max_rank: int = 6,
     ) -> TVal:
-        """A random live tensor of the kind ("float", "integer", "bool", "any") satisfying `where`."""
+        """A random live tensor of the kind ("float", "integer", "bool", "any") satisfying `where`.
+
+        For a deliberate mistake, only tensors whose every size mypy can know: the mistake must be provable.
+        """
         found = [
             t
             for t in self.tensors
             if min_rank <= t.rank <= max_rank
-            and not (self.proving and t.tainted)
+            and not (self.proving and (t.tainted or _opaque(t.shape)))
             and (kind == "any" or getattr(t, "floating" if kind == "float" else kind))
             and (where is None or where(t))
         ]
@@ -421,15 +424,11 @@ class Gen:
         for modelled, actual in zip(shape, real):
             if modelled is not None and self.values_match(modelled, actual):
                 sizes.append(modelled)
-            elif actual == 1 or modelled is None and actual in LITERALS:
-                sizes.append(const(actual))  # a literal-sized result is that literal
             else:
-                sizes.append(self.opaque_size(actual))
+                sizes.append(self.opaque_size(actual))  # even a 1 or a 3: a value is not a fact
         return tuple(sizes)
 
     def opaque_size(self, value: int) -> Expr:
-        if value in LITERALS or value <= 1:
-            return const(value)
         self.opaque += 1
         name = f"_{self.opaque}"
         self.values[name] = value
@@ -452,6 +451,11 @@ class Gen:
                 self.tensors.append(o)
             else:
                 self.dims.append(o)
+
+
+def _opaque(shape: Sequence[Expr]) -> bool:
+    """Whether a size is one only torch could tell (data, a clamp, a model gap): mypy cannot know it."""
+    return any(name.startswith("_") for s in shape for name in s.symbols)
 
 
 def _mentions(lines: Sequence[str], name: str) -> bool:

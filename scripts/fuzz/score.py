@@ -126,6 +126,7 @@ def score_program(place: Placed, ran: TorchResult, report: MypyReport, path: str
         t.raised = 1
 
     wrong_steps: set[int] = set()
+    alarm_steps: set[int] = set()
     unknown_steps: set[int] = set()
     partial_steps: set[int] = set()
 
@@ -140,6 +141,8 @@ def score_program(place: Placed, ran: TorchResult, report: MypyReport, path: str
             out.findings.append(_finding("internal error", place, line, message, _torch_at(ran, line), ran))
         if real and reached(line):
             t.false_alarms += 1
+            if line in place.step_of:
+                alarm_steps.add(place.step_of[line])
             out.findings.append(_finding("false alarm", place, line, "; ".join(real), _torch_at(ran, line), ran))
     t.false_alarm_programs = int(t.false_alarms > 0)
     for line, (step, name) in sorted(place.reveal_of.items()):
@@ -185,8 +188,11 @@ def score_program(place: Placed, ran: TorchResult, report: MypyReport, path: str
             continue
         upstream = sorted(_needed(program, f.step) - {f.step})
         wrong = [i for i in upstream if i in wrong_steps]
+        alarmed = [i for i in upstream if i in alarm_steps]
         if wrong:
             f.after = f"after a wrong shape from {program.steps[wrong[0]].op}"
+        elif alarmed:
+            f.after = f"after a false alarm at {program.steps[alarmed[0]].op}"
         elif f.kind == "missed":
             unknown = [i for i in program.steps[f.step].uses if i in unknown_steps]
             partial = [i for i in program.steps[f.step].uses if i in partial_steps]
