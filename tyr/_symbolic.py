@@ -261,7 +261,12 @@ def _mul(a: Expr, b: Expr) -> Expr:
     return Expr._from_dict(acc)
 
 
-def _floordiv(num: Expr, den: Expr) -> Expr:
+def _floordiv(num: Expr, den: Expr, *, as_written: bool = False) -> Expr:
+    """`num // den`, simplified by identities that hold for every value.
+
+    `as_written` keeps the divisions the operands already hold apart, as `parse_raw`
+    needs to read what an annotation states.
+    """
     den_value = den.const_value
     if den_value == 0:
         raise ZeroDivisionError(f"dimension expression {num} // 0")
@@ -270,10 +275,16 @@ def _floordiv(num: Expr, den: Expr) -> Expr:
     divisor = _monomial(den)
     if divisor is None:
         return _atom(num, den)
+    if not as_written and (num.has_division or den.has_division):
+        # `(5*H*(W//3)) // (5*W)` is `H//3`: with `W = 3*W~0` the factor `W~0` cancels; divided
+        # as written, it would make `H` a multiple of `W`, which nobody wrote.
+        (fresh_num, fresh_den), facts = _expand([num, den])
+        if facts and _common_factor(fresh_num, fresh_den) is not None:
+            return _collapse(_floordiv(fresh_num, fresh_den), facts)
     common = _common_factor(num, den)
     if common is not None:
-        # floor(g*r / (g*m)) == floor(r / m) for a positive product of symbols g (sizes are positive):
-        # `(B*T*D)//(2*B*T)` is `D//2`.
+        # floor(g*r / (g*m)) == floor(r / m) for a positive g, a product of symbols (sizes are
+        # positive) and a positive integer: `(B*T*D)//(2*B*T)` is `D//2`, `(5*K*K)//(5*K*E)` is `K//E`.
         num, den = _divide_by(num, common), _divide_by(den, common)
         if den.const_value is not None:
             return _floordiv_const(num, den.const_value)
@@ -294,22 +305,24 @@ def _floordiv(num: Expr, den: Expr) -> Expr:
     return _add(q, _atom(Expr._from_dict(rest), den))
 
 
-def _common_factor(num: Expr, den: Expr) -> Counter[Atom] | None:
-    """The symbols every term of `num` and the one term of `den` share (with powers), if any."""
+def _common_factor(num: Expr, den: Expr) -> tuple[Counter[Atom], int] | None:
+    """The symbols (with powers) and positive integer that divide every term of `num` and `den`, if any."""
     shared: Counter[Atom] | None = None
-    for mono, _ in (*num.terms, *den.terms):
+    g = 0
+    for mono, coeff in (*num.terms, *den.terms):
         powers: Counter[Atom] = Counter(a for a in mono if isinstance(a, str))
         shared = powers if shared is None else shared & powers
-        if not shared:
-            return None
-    return shared
+        g = math.gcd(g, coeff)
+    if not shared and g <= 1:
+        return None
+    return shared or Counter(), g
 
 
-def _divide_by(e: Expr, factor: Counter[Atom]) -> Expr:
-    """`e` divided by a product of symbols that divides each of its terms."""
+def _divide_by(e: Expr, factor: tuple[Counter[Atom], int]) -> Expr:
+    """`e` divided by a factor (symbols and a positive integer) that divides each of its terms."""
     out: dict[Monomial, int] = {}
     for mono, coeff in e.terms:
-        divided = _divide_term(mono, coeff, (factor, 1))
+        divided = _divide_term(mono, coeff, factor)
         assert divided is not None
         out[divided[0]] = out.get(divided[0], 0) + divided[1]
     return Expr._from_dict(out)
@@ -405,26 +418,29 @@ class _Fact:
     fresh: str
 
 
-def _facts_of(e: Expr, path: Expr | None, found: dict[str, list[Expr]]) -> None:
+def _facts_of(e: Expr, path: Expr | None, found: dict[str, list[Expr]], *, sized: bool = False) -> None:
     """Collect what `e` divides: each symbol of a dividend is a multiple of the divisors above it.
 
     `path` is the product of the divisors `e` sits under (None at the top, or below a
     divisor that is not a product of symbols).  In `(T - B//2)//3`, `T` is a multiple of
-    3 and `B` of 2 and of 6; in `(D//H)//2`, `D` of `H` and `2*H`.
+    3 and `B` of 2 and of 6; in `(D//H)//2`, `D` of `H` and `2*H`.  With `sized`, a
+    divisor may also hold divisions (`H // (H//K)`: `H` is a multiple of the size `H//K`).
     """
     for mono, _ in e.terms:
         for atom in mono:
             if isinstance(atom, str):
-                if path is not None and atom not in path.symbols:
+                # a symbol the divisor itself is a multiple of (`H` in `(D + H)//H`) is not divided
+                if path is not None and not any(atom in mono for mono, _ in path.terms):
                     divisors = found.setdefault(atom, [])
                     if path not in divisors:
                         divisors.append(path)
                 continue
-            _facts_of(atom.den, None, found)
-            if _positive_monomial(atom.den) is None:
-                _facts_of(atom.num, None, found)
+            _facts_of(atom.den, None, found, sized=sized)
+            single = _monomial(atom.den) if sized else _positive_monomial(atom.den)
+            if single is None or single[1] <= 0:
+                _facts_of(atom.num, None, found, sized=sized)
             else:
-                _facts_of(atom.num, atom.den if path is None else _mul(path, atom.den), found)
+                _facts_of(atom.num, atom.den if path is None else _mul(path, atom.den), found, sized=sized)
 
 
 def _expand(exprs: Sequence[Expr]) -> tuple[list[Expr], list[_Fact]]:
@@ -591,11 +607,12 @@ def division_facts(e: Expr) -> list[tuple[str, Expr]]:
     """The divisibility facts an expression states: (symbol, divisor) pairs.
 
     `parse_raw("D//4")` gives `[("D", 4)]`; `H*(D//H)` gives `[("D", H)]`; `D//2 + D//3`
-    gives `D`'s divisors 2 and 3; `(D//H)//2` gives `D`'s divisor `2*H`.  They are
-    exactly what the normal form of `e` assumes; the runtime checker verifies them
-    once the symbols are bound.
+    gives `D`'s divisors 2 and 3; `(D//H)//2` gives `D`'s divisor `2*H`; `H//(H//K)`
+    `H`'s divisors `K` and `H//K`.  They cover what the normal form of `e` assumes; the
+    runtime checker verifies them once the symbols are bound.
     """
     found: dict[str, list[Expr]] = {}
+    _facts_of(e, None, found, sized=True)
     _canonical_and_facts(e, found)
     return [(name, divisor) for name, divisors in found.items() for divisor in divisors]
 
@@ -647,17 +664,40 @@ def solve_for(pattern: Expr, name: str, target: Expr) -> Expr | _NoSolution | No
     if difference.const_value is not None and coefficient.const_value is not None:
         if difference.const_value % coefficient.const_value:
             return NO_SOLUTION
-    # Not exact for a symbolic target (`2*D` given `E`): the call is valid only where it is
-    # (E even), and there `D` is `E//2`.
     quotient = _floordiv(difference, coefficient)
+    if quotient.has_division and len(difference.terms) > 1:
+        return None  # exact only under a relation between symbols (`(6*S - B)//9`), not a size's divisor
+    # Not exact for a one-term target (`2*D` given `E`): the call is valid only where it is
+    # (E even), and there `D` is `E//2`.
     value = _collapse(_mul(scale, quotient), facts)
     value = _canonical(value)
     known = value.const_value
     if known is not None and known < 0:
         return NO_SOLUTION
+    if not value.has_division and value.terms and all(c < 0 for _, c in value.terms):
+        return NO_SOLUTION  # negative for every size
     if name in value.symbols or not sizes_equal(pattern.substitute({name: value}), target):
         return None
+    # The answer may state divisibility itself (`E//2`), but must not need more than it and the
+    # target state: `W = 45*S` solving `8*(W//60) = 6*S` holds only where 4 divides `S`.
+    stated = [*division_facts(value), *division_facts(target), *division_facts(pattern)]
+    if not all(_implied(fact, stated) for fact in division_facts(_substitute(pattern, {name: value}))):
+        return None
     return value
+
+
+def _implied(fact: tuple[str, Expr], stated: Sequence[tuple[str, Expr]]) -> bool:
+    """Whether a stated fact makes `fact`'s symbol a multiple of its divisor (a divisor of a multiple)."""
+    name, divisor = fact
+    need = _positive_monomial(divisor)
+    if need is None:
+        return any(known == fact for known in stated)
+    for known_name, known_divisor in stated:
+        have = _positive_monomial(known_divisor)
+        if known_name == name and have is not None:
+            if _divide_term(tuple(have[0].elements()), have[1], need) is not None:
+                return True
+    return False
 
 
 # -- parsing -----------------------------------------------------------------------------------------
@@ -698,7 +738,7 @@ def _from_ast(node: ast.expr, text: str) -> Expr:
             return _add(left, _neg(right))
         if isinstance(node.op, ast.Mult):
             return _mul(left, right)
-        return _floordiv(left, right)
+        return _floordiv(left, right, as_written=True)
     raise ExprSyntaxError(
         f"dimension {text!r} may only use names, int literals, + - * // and parentheses; "
         f"found {ast.unparse(node)!r}"

@@ -73,9 +73,14 @@ class Call:
         for index, name in enumerate(ctx.callee_arg_names):
             if name is None:
                 name = f"#{index}"
-            self._formals[name] = [
-                Actual(t, e, k) for t, e, k in zip(ctx.arg_types[index], ctx.args[index], ctx.arg_kinds[index])
-            ]
+            actuals: list[Actual] = []
+            for t, e, k in zip(ctx.arg_types[index], ctx.args[index], ctx.arg_kinds[index]):
+                # mypy maps a starred tuple (`*x.shape`) onto a `*size` parameter once per item:
+                # it is one argument, whose items `sizes_arg` reads.
+                if k == ARG_STAR and actuals and actuals[-1].expr is e:
+                    continue
+                actuals.append(Actual(t, e, k))
+            self._formals[name] = actuals
 
     @property
     def default(self) -> Type:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from mypy.checker import TypeChecker
 from mypy.literals import literal_hash
-from mypy.meet import is_overlapping_types
 from mypy.nodes import (
     AssignmentStmt,
     Block,
@@ -37,6 +36,7 @@ from mypy.nodes import (
     WithStmt,
 )
 from mypy.plugin import FunctionContext, MethodContext
+from mypy.subtypes import is_subtype
 from mypy.types import AnyType, Instance, Type, TypeVarTupleType, UnionType, UnpackType, get_proper_type
 
 from tyr.mypy_plugin import _names
@@ -102,6 +102,11 @@ def settle(ctx: FunctionContext | MethodContext, result: Type, assignments: Assi
     kept = [item for item in items if not _stale(item, result)]
     if len(kept) == len(items):
         return result
+    # With `result` in the declared type mypy does not widen it, and checks the assignment
+    # against the name's current type instead: rewrite only where that check holds.
+    current = ctx.api.expr_checker.narrow_type_from_binder(target, var.type)
+    if not is_subtype(result, current):
+        return result
     var.type = UnionType.make_union([*kept, result])
     key = literal_hash(target)
     binder = ctx.api.binder
@@ -111,11 +116,16 @@ def settle(ctx: FunctionContext | MethodContext, result: Type, assignments: Assi
 
 
 def _stale(item: Type, result: Type) -> bool:
-    """A tensor member of a declared type that a read after assigning `result` would wrongly keep."""
+    """A tensor member of a declared type that a read after assigning `result` would wrongly keep.
+
+    Narrowing keeps a member the new value could be (it is assignable to the member: its
+    unknown sizes fit anything); a member that merely overlaps (`Tensor[Any, 5, 6]` against
+    `Tensor[Any, 5, K]`) narrows away by itself.
+    """
     p = get_proper_type(item)
     if not (isinstance(p, Instance) and p.type.fullname in _SHAPED):
         return False
-    return p != get_proper_type(result) and is_overlapping_types(p, result)
+    return p != get_proper_type(result) and is_subtype(result, p)
 
 
 def _partly_unknown(result: Type) -> bool:

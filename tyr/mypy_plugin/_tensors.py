@@ -46,6 +46,23 @@ def method_hook(ctx: MethodContext, method: str, lookup: Lookup) -> Type:
         return call.fail(err)
 
 
+SCALAR_COMPARISONS = frozenset(
+    f"builtins.{scalar}.{method}" for scalar in ("int", "float", "bool") for method in ("__eq__", "__ne__")
+)
+
+
+def scalar_comparison_hook(ctx: MethodContext, lookup: Lookup) -> Type:
+    """`2 == x` for a tensor `x`: Python falls back to `x.__eq__(2)`, a tensor of `x`'s shape, not a bool."""
+    if len(ctx.arg_types) != 1 or len(ctx.arg_types[0]) != 1:
+        return ctx.default_return_type
+    scope = Scope(lookup)
+    try:
+        shape = scope.tensor_shape(ctx.arg_types[0][0])
+    except NotATensor:
+        return ctx.default_return_type
+    return scope.tensor_type(shape)
+
+
 def _op_name(method: str) -> str:
     return _OPERATORS.get(method, method)
 

@@ -106,11 +106,13 @@ def broadcast_shapes(*shapes: MaybeShape, op: str = "broadcast", operands: Seque
     `ShapeRuleError` naming both dims when two sizes provably differ and neither is 1.
     """
     names = _operand_names(len(shapes), operands)
-    known: list[Shape] = []
-    for s in shapes:
-        if s is None:
-            return None
-        known.append(s)
+    if any(s is None for s in shapes):
+        # the known operands must still broadcast with each other; the result is unknown
+        present = [k for k, s in enumerate(shapes) if s is not None]
+        if len(present) > 1:
+            broadcast_shapes(*(shapes[k] for k in present), op=op, operands=[names[k] for k in present])
+        return None
+    known = [s for s in shapes if s is not None]
     vs = [variadic_index(s) for s in known]
     if all(v is None for v in vs):
         return _broadcast_aligned([_labelled(s, 0, len(s)) for s in known], known, names, op)

@@ -100,12 +100,16 @@ def _apply(shape: Shape, start: int, items: Sequence[IndexItem]) -> Shape | None
 
 
 def _check_int(size: Size, item: IndexItem, pos: int) -> None:
-    value = item.const_value if isinstance(item, Expr) else item if isinstance(item, int) else None
-    n = None if size is None else size.const_value
-    if value is None:
+    if item is UNKNOWN or isinstance(item, bool) or size is None:
         return
-    if n is not None and not -n <= value < n:
-        raise ShapeRuleError(f"index: index {value} is out of bounds for dimension {pos} with size {n}")
+    index = item if isinstance(item, Expr) else const(item) if isinstance(item, int) else None
+    if index is None:
+        return
+    # out of bounds when provably index >= size or index < -size (`x[n]` of a dim of size N)
+    above = lower_bound(index - size)
+    below = lower_bound(-index - size - 1)
+    if above is not None and above >= 0 or below is not None and below >= 0:
+        raise ShapeRuleError(f"index: index {show(index)} is out of bounds for dimension {pos} with size {show(size)}")
 
 
 def _check_step(item: slice) -> None:
