@@ -1,0 +1,378 @@
+"""einops: `rearrange`, `reduce`, `repeat`, `einsum`, `pack` / `unpack`, and the torch layers.
+
+einops types its functions `Tensor -> Tensor` with one type variable, so without the
+plugin `rearrange(x, "b n (h d) -> b h n d", h=8)` would have `x`'s shape.  Each hook
+here applies the einops rule of `tyr.shape_rules.einops` to a literal pattern (a
+string literal, or a `Final`/`Literal` name), the tensor's shape and the keyword
+lengths (int literals, `Dim`s; any other int is a length given but unknown).  When
+the pattern, a tensor or the keywords (`**lengths`) cannot be read, the result is
+the bare `Tensor`, never the input's type; a `ShapeRuleError` is a `tyr-shape` error
+on the call.
+
+* `rearrange` / `reduce` / `repeat` also take a list or tuple of tensors, stacked first.
+* `pack(tensors, pattern)` returns the packed tensor and the packed shapes `ps`;
+  `ps` keeps einops' type (`list[tuple[int, ...] | list[int]]`), and carries the
+  shapes in a hidden attribute of that type (mypy's `extra_attrs`, kept in its cache),
+  from which `unpack(x, ps, pattern)` reads them.  `unpack` also reads a literal list
+  of shapes (`[(1,), (n,)]`).  Its result is a list, typed as a tuple of the pieces'
+  tensors whose fallback is `list[Tensor]`: `cls, x = unpack(...)` gets each piece's
+  shape, and list methods still type-check.
+
+**The layers.**  `einops.layers.torch.Rearrange(pattern, **lengths)` and
+`Reduce(pattern, reduction, **lengths)` are made generic by tyr's stub
+(`typed_stubs/einops-stubs/layers/torch.pyi`), so the pattern is part of the
+layer's type, as a torch module's sizes are part of its type (`Linear[784, 256]`):
+the constructor hook turns
+
+    Rearrange("b c (h p1) (w p2) -> b (h w) (p1 p2 c)", p1=P, p2=P)
+
+into `Rearrange[Literal["b c (h p1) (w p2) -> b (h w) (p1 p2 c)"], Literal["p1"], P,
+Literal["p2"], P]`: the pattern, then each keyword length as its name and its size (a
+literal, the `Dim`'s type variable, a `DimExpr`, or `Any`).  `Reduce` has its reduction
+after the pattern.  A type carries the pattern wherever the layer goes (an attribute,
+`nn.Sequential(Rearrange(...), nn.Linear(...))`, the incremental cache), where a
+constructor expression would be out of reach; `_modules` runs the layer's rule
+(`LAYER_FORWARDS`) when it is called or chained.  A pattern einops rejects is an
+error where the layer is built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from mypy.nodes import ARG_STAR, ARG_STAR2, ListExpr, StarExpr, TupleExpr
+from mypy.erasetype import erase_typevars
+from mypy.plugin import FunctionContext, FunctionSigContext
+from mypy.types import (
+    AnyType,
+    FunctionLike,
+    Instance,
+    LiteralType,
+    TupleType,
+    Type,
+    TypeOfAny,
+    UnpackType,
+    get_proper_type,
+)
+
+from tyr.mypy_plugin import _errors, _names
+from tyr.mypy_plugin._args import Actual, Call, NotKnown
+from tyr.mypy_plugin._types import UNKNOWN, Lookup, NotATensor, Scope, is_tensor_instance
+from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, Variadic, stack, stack_repeated
+from tyr.shape_rules import einops as rules
+
+if TYPE_CHECKING:
+    from tyr.mypy_plugin._modules import Module
+
+_EINOPS = "einops.einops."
+_PACKING = "einops.packing."
+_LAYERS = "einops.layers.torch."
+
+_PACKED_SHAPES = "__tyr_packed_shapes__"
+"""The hidden attribute of a `pack` result's packed shapes: a tuple type of each piece's sizes."""
+
+Handler = Callable[[Call], Type]
+
+
+# -- functions ------------------------------------------------------------------------------------
+
+
+def function_hook(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Type:
+    call = Call(ctx, Scope(lookup), fullname.rpartition(".")[2])
+    try:
+        return FUNCTIONS[fullname](call)
+    except NotKnown:
+        return unknown(ctx, fullname, lookup)
+    except ShapeRuleError as err:
+        call.api.fail(str(err), call.context, code=_errors.SHAPE)
+        return unknown(ctx, fullname, lookup)
+
+
+def unknown(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Type:
+    """The result when nothing can be said: the bare `Tensor` where einops' type says "the input's type"."""
+    first = ctx.arg_types[0][0] if ctx.arg_types and ctx.arg_types[0] else None
+    if first is None or not _holds_tensors(first):
+        return ctx.default_return_type  # not torch (numpy, ...): einops' own type
+    scope = Scope(lookup)
+    bare = scope.tensor_type(None)
+    default = get_proper_type(ctx.default_return_type)
+    if fullname == _PACKING + "pack":
+        return default.copy_modified(items=[bare, *default.items[1:]]) if isinstance(default, TupleType) else default
+    if fullname == _PACKING + "unpack":
+        return scope.instance(_names.LIST, [bare])
+    return bare
+
+
+def _holds_tensors(t: Type) -> bool:
+    """A tensor, or a list or tuple of them."""
+    p = get_proper_type(t)
+    if isinstance(p, TupleType):
+        return bool(p.items) and all(_holds_tensors(i) for i in p.items)
+    if isinstance(p, Instance) and p.type.fullname in (_names.LIST, _names.TUPLE, "typing.Sequence"):
+        return len(p.args) == 1 and _holds_tensors(p.args[0])
+    return isinstance(p, Instance) and is_tensor_instance(p)
+
+
+def _pattern(call: Call, *names: str) -> str:
+    pattern = call.str_arg(*names)
+    if pattern is None:
+        raise NotKnown
+    return pattern
+
+
+def _lengths(call: Call, formal: str = "axes_lengths") -> dict[str, Size]:
+    """The keyword lengths (`h=8`, `h=heads` with `heads: Dim[H]`); a `**dict` makes them unreadable."""
+    ctx = call.ctx
+    out: dict[str, Size] = {}
+    for index, name in enumerate(ctx.callee_arg_names):
+        if name != formal:
+            continue
+        for arg_name, arg_type, expr, kind in zip(
+            ctx.arg_names[index], ctx.arg_types[index], ctx.args[index], ctx.arg_kinds[index]
+        ):
+            if kind == ARG_STAR2 or arg_name is None:
+                raise NotKnown
+            out[arg_name] = call.size_of(Actual(arg_type, expr, kind))
+    return out
+
+
+def _tensor(call: Call, actual: Actual) -> MaybeShape:
+    try:
+        return call.scope.tensor_shape(actual.type)
+    except NotATensor:
+        raise NotKnown from None
+
+
+def _input(call: Call) -> MaybeShape:
+    """The shape einops works on: the tensor, or a list or tuple of tensors stacked along a new first dim."""
+    actuals = call.actuals("tensor")
+    if len(actuals) != 1 or actuals[0].kind in (ARG_STAR, ARG_STAR2):
+        raise NotKnown
+    actual = actuals[0]
+    t = get_proper_type(actual.type)
+    if isinstance(t, TupleType) or isinstance(t, Instance) and t.type.fullname in (_names.LIST, _names.TUPLE):
+        shapes = call.sequence_shapes(actual)
+        if shapes is not None:
+            return stack(shapes, 0)
+        return stack_repeated(call.element_shape("tensor"), None, 0)
+    return _tensor(call, actual)
+
+
+def _rearrange(call: Call) -> Type:
+    return call.tensor(rules.rearrange(_input(call), _pattern(call, "pattern"), _lengths(call)))
+
+
+def _repeat(call: Call) -> Type:
+    return call.tensor(rules.repeat(_input(call), _pattern(call, "pattern"), _lengths(call)))
+
+
+def _reduce(call: Call) -> Type:
+    reduction = call.actuals("reduction")
+    operation = call.str_of(reduction[0]) if reduction else None
+    return call.tensor(rules.reduce(_input(call), _pattern(call, "pattern"), operation, _lengths(call)))
+
+
+def _einsum(call: Call) -> Type:
+    """`einops.einsum(x, y, "b i d, b j d -> b i j")`: the tensors first, the pattern last."""
+    actuals = call.positional()
+    if len(actuals) < 2 or any(a.kind in (ARG_STAR, ARG_STAR2) for a in actuals):
+        raise NotKnown
+    pattern = call.str_of(actuals[-1])
+    if pattern is None:
+        raise NotKnown
+    return call.tensor(rules.einsum(pattern, [_tensor(call, a) for a in actuals[:-1]]))
+
+
+def _pack(call: Call) -> Type:
+    default = get_proper_type(call.default)
+    if not isinstance(default, TupleType) or len(default.items) != 2:
+        raise NotKnown
+    pattern = _pattern(call, "pattern")
+    shapes = call.tensor_list_arg("tensors")
+    if shapes is None:
+        # a list of unknown length: every tensor has the element's shape, their packed lengths add up to ?
+        packed, _ = rules.pack([call.element_shape("tensors")], pattern)
+        if packed is not None:
+            before, _ = rules.pack_axes(pattern, "pack")
+            packed = (*packed[:before], None, *packed[before + 1 :])
+        return default.copy_modified(items=[call.tensor(packed), default.items[1]])
+    packed, pieces = rules.pack(shapes, pattern)
+    return default.copy_modified(items=[call.tensor(packed), _with_packed_shapes(call, default.items[1], pieces)])
+
+
+def _with_packed_shapes(call: Call, ps: Type, pieces: Sequence[MaybeShape]) -> Type:
+    """einops' type of the packed shapes, carrying each piece's sizes in a hidden attribute."""
+    proper = get_proper_type(ps)
+    if not isinstance(proper, Instance):
+        return ps
+    scope = call.scope
+    fallback = scope.instance(_names.TUPLE, [UNKNOWN])
+    items: list[Type] = []
+    for piece in pieces:
+        if piece is None or any(isinstance(s, Variadic) for s in piece):
+            items.append(AnyType(TypeOfAny.special_form))
+        else:
+            items.append(TupleType([scope.size_type(s) for s in piece if not isinstance(s, Variadic)], fallback))
+    return proper.copy_with_extra_attr(_PACKED_SHAPES, TupleType(items, fallback))
+
+
+def _packed_shapes(call: Call, actual: Actual) -> list[MaybeShape] | None:
+    """The pieces' shapes: from `pack`'s hidden attribute, a literal list of shapes, or a tuple type."""
+    t = get_proper_type(actual.type)
+    if isinstance(t, Instance) and t.extra_attrs is not None and _PACKED_SHAPES in t.extra_attrs.attrs:
+        carried = get_proper_type(t.extra_attrs.attrs[_PACKED_SHAPES])
+        if isinstance(carried, TupleType):
+            return [_sizes_of(call, item) for item in carried.items]
+        return None
+    expr = actual.expr
+    if isinstance(expr, (ListExpr, TupleExpr)) and not any(isinstance(i, StarExpr) for i in expr.items):
+        pieces: list[MaybeShape] = []
+        for item in expr.items:
+            item_type = call.type_of(item)
+            sizes = call.sequence_of(Actual(item_type, item, actual.kind)) if item_type is not None else None
+            pieces.append(None if sizes is None else tuple(sizes))
+        return pieces
+    if isinstance(t, TupleType):
+        return [_sizes_of(call, item) for item in t.items]
+    return None
+
+
+def _sizes_of(call: Call, t: Type) -> MaybeShape:
+    p = get_proper_type(t)
+    if not isinstance(p, TupleType):
+        return None
+    return tuple(call.scope.size_of(item) for item in p.items)
+
+
+def _unpack(call: Call) -> Type:
+    actuals = call.actuals("packed_shapes")
+    if not actuals:
+        raise NotKnown
+    pieces = _packed_shapes(call, actuals[0])
+    tensor = call.actuals("tensor")
+    if not tensor:
+        raise NotKnown
+    shapes = rules.unpack(_tensor(call, tensor[0]), pieces, _pattern(call, "pattern"))
+    if shapes is None:
+        raise NotKnown
+    fallback = call.scope.instance(_names.LIST, [call.tensor(None)])
+    return TupleType([call.tensor(s) for s in shapes], fallback)
+
+
+FUNCTIONS: dict[str, Handler] = {
+    _EINOPS + "rearrange": _rearrange,
+    _EINOPS + "reduce": _reduce,
+    _EINOPS + "repeat": _repeat,
+    _EINOPS + "einsum": _einsum,
+    _PACKING + "pack": _pack,
+    _PACKING + "unpack": _unpack,
+}
+
+
+SIGNATURES = frozenset({_PACKING + "pack", _PACKING + "unpack"})
+
+
+def signature_hook(ctx: FunctionSigContext) -> FunctionLike:
+    """`pack` / `unpack` with their type variable erased from the return type.
+
+    Their return types hold einops' `Tensor` type variable inside a tuple or list, so mypy would
+    solve it from the type context too (the lvalues of `x, ps = pack(...)`, which hold the shapes
+    the return hook gave) and check the tensors against it.  The return hook gives the result.
+    """
+    return ctx.default_signature.copy_modified(ret_type=erase_typevars(ctx.default_signature.ret_type))
+
+
+# -- layers ---------------------------------------------------------------------------------------
+
+CONSTRUCTORS = frozenset({_LAYERS + "Rearrange", _LAYERS + "Reduce"})
+
+
+def constructor_hook(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Type:
+    """`Rearrange(pattern, **lengths)` is `Rearrange[Literal[pattern], Literal[name], size, ...]`."""
+    default = get_proper_type(ctx.default_return_type)
+    if not isinstance(default, Instance) or not default.type.type_vars:
+        return ctx.default_return_type  # einops' own class: tyr's stub is not in this build
+    name = fullname.rpartition(".")[2]
+    call = Call(ctx, Scope(lookup), name)
+    scope = call.scope
+    try:
+        pattern = _pattern(call, "pattern")
+        lengths = _lengths(call)
+    except NotKnown:
+        return ctx.default_return_type
+    args: list[Type] = [LiteralType(pattern, scope.instance(_names.STR))]
+    operation: str | None = "rearrange"
+    if name == "Reduce":
+        operation = call.str_arg("reduction")
+        args.append(UNKNOWN if operation is None else LiteralType(operation, scope.instance(_names.STR)))
+    if operation is not None:
+        try:
+            rules.check_layer(name, pattern, operation, list(lengths))
+        except ShapeRuleError as err:
+            call.api.fail(str(err), call.context, code=_errors.SHAPE)
+            return ctx.default_return_type
+    for axis, size in lengths.items():
+        args += [LiteralType(axis, scope.instance(_names.STR)), scope.size_type(size)]
+    return default.copy_modified(args=args)
+
+
+def _layer_forward(kind: str) -> Callable[[Module, Sequence[Type]], Type]:
+    def forward(module: Module, inputs: Sequence[Type]) -> Type:
+        args = _flat(module.args)
+        if not args:
+            raise NotKnown
+        pattern = _literal_str(args[0])
+        if pattern is None:
+            raise NotKnown
+        operation: str | None = "rearrange"
+        rest = args[1:]
+        if kind == "Reduce":
+            if not rest:
+                raise NotKnown
+            operation, rest = _literal_str(rest[0]), rest[1:]
+            if operation is None:
+                raise NotKnown
+        if len(rest) % 2:
+            raise NotKnown
+        lengths: dict[str, Size] = {}
+        for name_type, size_type in zip(rest[::2], rest[1::2]):
+            name = _literal_str(name_type)
+            if name is None:
+                raise NotKnown
+            lengths[name] = module.scope.size_of(size_type)
+        if not inputs:
+            raise NotKnown
+        try:
+            shape = module.scope.tensor_shape(inputs[0])
+        except NotATensor:
+            raise NotKnown from None
+        if operation == "rearrange":
+            return module.scope.tensor_type(rules.rearrange(shape, pattern, lengths, layer=True))
+        return module.scope.tensor_type(rules.reduce(shape, pattern, operation, lengths, layer=True))
+
+    return forward
+
+
+def _flat(args: Sequence[Type]) -> list[Type]:
+    """A variadic generic's type arguments with its `*tuple[...]` spliced in; empty when their number is unknown."""
+    out: list[Type] = []
+    for arg in args:
+        if isinstance(arg, UnpackType):
+            inner = get_proper_type(arg.type)
+            if not isinstance(inner, TupleType):
+                return []
+            out.extend(_flat(inner.items))
+        else:
+            out.append(arg)
+    return out
+
+
+def _literal_str(t: Type) -> str | None:
+    p = get_proper_type(t)
+    if isinstance(p, LiteralType) and isinstance(p.value, str):
+        return p.value
+    return None
+
+
+LAYER_FORWARDS = {_LAYERS + "Rearrange": _layer_forward("Rearrange"), _LAYERS + "Reduce": _layer_forward("Reduce")}
