@@ -577,12 +577,12 @@ def unpack(shape: MaybeShape, packed_shapes: Sequence[MaybeShape] | None, patter
         v = variadic_index(shape)
         needed = before + 1 + after
         if v is None and len(shape) != needed or v is not None and min_rank(shape) > needed:
-            raise ShapeRuleError(
-                f"{op}: {pattern!r} expects a tensor of {needed} dims, not {show_shape(shape)}"
-            )
-        sizes = [_plain(s) for s in shape] if v is None else (
-            [_plain(s) for s in shape[:v]] + [None] * (needed - min_rank(shape)) + [_plain(s) for s in shape[v + 1 :]]
-        )
+            raise ShapeRuleError(f"{op}: {pattern!r} expects a tensor of {needed} dims, not {show_shape(shape)}")
+        if v is None:
+            sizes = [_plain(s) for s in shape]
+        else:  # einops accepts the tensor only when the Variadic fills the missing dims: they have unknown sizes
+            filled: list[Size] = [None] * (needed - min_rank(shape))
+            sizes = [*(_plain(s) for s in shape[:v]), *filled, *(_plain(s) for s in shape[v + 1 :])]
         head, axis, tail = sizes[:before], sizes[before], sizes[before + 1 :]
     if packed_shapes is None:
         return None
@@ -659,7 +659,7 @@ def _unpack_concrete(
         assert p is not None
         taken = len(range(n)[positions[i] : positions[i + 1]])
         try:
-            dims = infer_sizes(const(taken * outer), [*head, *p, *tail], op, "the piece")
+            dims = infer_sizes(const(taken * outer), [*head, *p, *tail], op, f"piece {i}")
         except ShapeRuleError:
             raise ShapeRuleError(
                 f"{op}: cannot split the {n} along '*' of {pattern!r} into the packed shapes "
