@@ -443,3 +443,46 @@ def test_errors() -> None:
     with pytest.raises(ShapeRuleError, match="no '\\*'"):
         rules.pack([shape("B", "D")], "b d")
     assert rules.rearrange(shape(4), "(a b) -> a b", {"a": -2}) is None  # a negative length: unknown
+
+
+# -- parse_shape ----------------------------------------------------------------------------------
+
+
+@st.composite
+def parse_shape_case(draw: st.DrawFn, sizes: list[Expr]) -> tuple[tuple[Expr, ...], str]:
+    x = tuple(draw(st.lists(st.sampled_from(sizes), max_size=4)))
+    tokens = [draw(st.sampled_from(["a", "b", "c", "_", "_", "1", "()", "2", "(a)", "(a b)"])) for _ in x]
+    if not draw(st.integers(0, 3)):
+        tokens.insert(draw(st.integers(0, len(tokens))), draw(st.sampled_from(["...", "...", "(...)"])))
+    if not draw(st.integers(0, 8)):
+        tokens.append(draw(st.sampled_from(["d", "_"])))
+    if tokens and not draw(st.integers(0, 8)):
+        tokens.pop()
+    return x, " ".join(tokens)
+
+
+def _parse_shape_rule(x: Any, pattern: str) -> Any:
+    out = rules.parse_shape(x, pattern)
+    return None if out is None else tuple(out.values())
+
+
+def _parse_shape_op(x: Any, pattern: str) -> Any:
+    return torch.empty(tuple(einops.parse_shape(tensor(x), pattern).values()))
+
+
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_parse_shape(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x, pattern = data.draw(parse_shape_case(sizes))
+    if data.draw(st.integers(0, 4)) == 0:
+        x = with_variadic(data, x, values)
+    check(_parse_shape_rule, _real(_parse_shape_op), x, pattern, values=values)
+
+
+def test_parse_shape_names() -> None:
+    assert rules.parse_shape(shape("B", "C", "H", "W"), "b _ h w") == {"b": parse("B"), "h": parse("H"), "w": parse("W")}
+    assert rules.parse_shape(shape(Variadic("Batch"), "H", "W"), "... h w") == {"h": parse("H"), "w": parse("W")}
+    with pytest.raises(ShapeRuleError, match="composed"):
+        rules.parse_shape(shape("B", "D"), "b (h d)")

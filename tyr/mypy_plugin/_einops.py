@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from mypy.nodes import ARG_STAR, ARG_STAR2, ListExpr, StarExpr, TupleExpr
+from mypy.nodes import ARG_POS, ARG_STAR, ARG_STAR2, CallExpr, Expression, ListExpr, RefExpr, StarExpr, TupleExpr
 from mypy.erasetype import erase_typevars
 from mypy.plugin import FunctionContext, FunctionSigContext
 from mypy.types import (
@@ -92,7 +92,7 @@ def function_hook(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Type:
 def unknown(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Type:
     """The result when nothing can be said: the bare `Tensor` where einops' type says "the input's type"."""
     first = ctx.arg_types[0][0] if ctx.arg_types and ctx.arg_types[0] else None
-    if first is None or not _holds_tensors(first):
+    if first is None or not _holds_tensors(first) or fullname == _EINOPS + "parse_shape":
         return ctx.default_return_type  # not torch (numpy, ...): einops' own type
     scope = Scope(lookup)
     bare = scope.tensor_type(None)
@@ -131,10 +131,38 @@ def _lengths(call: Call, formal: str = "axes_lengths") -> dict[str, Size]:
         for arg_name, arg_type, expr, kind in zip(
             ctx.arg_names[index], ctx.arg_types[index], ctx.args[index], ctx.arg_kinds[index]
         ):
-            if kind == ARG_STAR2 or arg_name is None:
+            if kind == ARG_STAR2:
+                parsed = _parsed_shape(call, expr)
+                if parsed is None or parsed.keys() & out.keys():
+                    raise NotKnown
+                out.update(parsed)
+            elif arg_name is None or arg_name in out:
                 raise NotKnown
-            out[arg_name] = call.size_of(Actual(arg_type, expr, kind))
+            else:
+                out[arg_name] = call.size_of(Actual(arg_type, expr, kind))
     return out
+
+
+def _parsed_shape(call: Call, expr: Expression) -> dict[str, Size] | None:
+    """The lengths `**parse_shape(y, "b _ h w")` passes on, read from the call itself; None if unreadable.
+
+    Only the call expression is read: a dict that `parse_shape` returned earlier may have been
+    changed since.  An error in the pattern is reported by `parse_shape`'s own hook.
+    """
+    if not (isinstance(expr, CallExpr) and isinstance(expr.callee, RefExpr)):
+        return None
+    if expr.callee.fullname != _EINOPS + "parse_shape" or len(expr.args) != 2 or expr.arg_kinds != [ARG_POS, ARG_POS]:
+        return None
+    tensor_type, pattern_type = call.type_of(expr.args[0]), call.type_of(expr.args[1])
+    if tensor_type is None or pattern_type is None:
+        return None
+    pattern = call.str_of(Actual(pattern_type, expr.args[1], ARG_POS))
+    if pattern is None:
+        return None
+    try:
+        return rules.parse_shape(call.scope.tensor_shape(tensor_type), pattern)
+    except (NotATensor, ShapeRuleError):
+        return None
 
 
 def _tensor(call: Call, actual: Actual) -> MaybeShape:
@@ -260,6 +288,12 @@ def _unpack(call: Call) -> Type:
     return TupleType([call.tensor(s) for s in shapes], fallback)
 
 
+def _parse_shape(call: Call) -> Type:
+    """`parse_shape(x, pattern)` keeps einops' type (a dict); the hook reports a pattern that does not fit."""
+    rules.parse_shape(_tensor(call, call.actuals("x")[0]) if call.actuals("x") else None, _pattern(call, "pattern"))
+    return call.default
+
+
 FUNCTIONS: dict[str, Handler] = {
     _EINOPS + "rearrange": _rearrange,
     _EINOPS + "reduce": _reduce,
@@ -267,6 +301,7 @@ FUNCTIONS: dict[str, Handler] = {
     _EINOPS + "einsum": _einsum,
     _PACKING + "pack": _pack,
     _PACKING + "unpack": _unpack,
+    _EINOPS + "parse_shape": _parse_shape,
 }
 
 

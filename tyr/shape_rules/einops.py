@@ -433,6 +433,61 @@ def _check_reduction(recipe: _Recipe, sizes: dict[Axis, Size], ellipsis: Shape |
         raise ShapeRuleError(f"{recipe.op}: the Reduce layer cannot reduce with {recipe.operation!r}")
 
 
+def parse_shape(shape: MaybeShape, pattern: str) -> dict[str, Size] | None:
+    """`einops.parse_shape(x, pattern)`: the sizes of the dims the pattern names (`_` skips a dim).
+
+    `parse_shape(Tensor[B, C, H, W], "b _ h w")` is `{"b": B, "h": H, "w": W}`.  Each name
+    stands for one dim (no compositions); `1` or `()` is a dim of size 1, a number a dim of
+    that size, and `...` any number of dims.  None when a `Variadic` hides a named dim's place.
+    """
+    op = "parse_shape"
+    try:
+        side = _parse_side(pattern, op, allow_underscore=True)
+    except _Unreadable:
+        return None
+    if any(dim is not None and len(dim) > 1 for dim in side.dims):
+        raise ShapeRuleError(f"{op}: {pattern!r} has a composed dim; parse_shape takes one axis per dim")
+    if side.ellipsis_grouped:
+        raise ShapeRuleError(f"{op}: {pattern!r} has an ellipsis inside parentheses")
+    if shape is None:
+        return None
+    n_named = len(side.dims) - side.ellipsis
+    v = variadic_index(shape)
+    if v is None and (len(shape) < n_named or len(shape) > n_named and not side.ellipsis):
+        raise ShapeRuleError(f"{op}: {pattern!r} does not fit the {len(shape)} dims of the tensor {show_shape(shape)}")
+    if v is not None and min_rank(shape) > n_named and not side.ellipsis:
+        raise ShapeRuleError(f"{op}: {pattern!r} names {n_named} dims but the tensor {show_shape(shape)} has more")
+    dims: list[Size] | None = None
+    if not side.ellipsis:
+        if v is None:
+            dims = [_plain(s) for s in shape]
+        else:
+            filled: list[Size] = [None] * (n_named - min_rank(shape))
+            dims = [*(_plain(s) for s in shape[:v]), *filled, *(_plain(s) for s in shape[v + 1 :])]
+        named = list(zip(side.dims, dims))
+    else:
+        at = side.dims.index(None)
+        after = len(side.dims) - at - 1
+        if v is not None and (at > v or after > len(shape) - v - 1):
+            return None  # named dims fall on dims of the Variadic
+        tail = shape[len(shape) - after :] if after else ()
+        named = list(zip(side.dims[:at], map(_plain, shape[:at]))) + list(zip(side.dims[at + 1 :], map(_plain, tail)))
+    out: dict[str, Size] = {}
+    for dim, size in named:
+        assert dim is not None
+        if not dim:
+            if differ(size, const(1)):
+                raise ShapeRuleError(f"{op}: {pattern!r} has a dim of size 1 where the tensor has {show(size)}")
+            continue
+        (axis,) = dim
+        if isinstance(axis, _Anonymous):
+            if differ(size, const(axis.value)):
+                raise ShapeRuleError(f"{op}: {pattern!r} has a dim of size {axis.value} where the tensor has {show(size)}")
+        elif axis != "_":
+            out[axis] = size
+    return out
+
+
 # -- einsum ---------------------------------------------------------------------------------------
 
 
