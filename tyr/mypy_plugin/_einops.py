@@ -10,13 +10,14 @@ the bare `Tensor`, never the input's type; a `ShapeRuleError` is a `tyr-shape` e
 on the call.
 
 * `rearrange` / `reduce` / `repeat` also take a list or tuple of tensors, stacked first.
-* `pack(tensors, pattern)` returns the packed tensor and the packed shapes `ps`;
-  `ps` keeps einops' type (`list[tuple[int, ...] | list[int]]`), and carries the
-  shapes in a hidden attribute of that type (mypy's `extra_attrs`, kept in its cache),
-  from which `unpack(x, ps, pattern)` reads them.  `unpack` also reads a literal list
-  of shapes (`[(1,), (n,)]`).  Its result is a list, typed as a tuple of the pieces'
-  tensors whose fallback is `list[Tensor]`: `cls, x = unpack(...)` gets each piece's
-  shape, and list methods still type-check.
+* `pack(tensors, pattern)`: the packed tensor; the packed shapes `ps` keep einops' type.
+  `unpack(x, ps, pattern)` reads the pieces' shapes from a literal list (`[(1,), (n,)]`),
+  a tuple, or, for a local variable, the one `x, ps = pack(...)` that defines it where
+  every other use of `ps` is as an `unpack`'s packed shapes (nothing can have changed
+  the list in between).  Its result is a tuple of the pieces' tensors where it is
+  unpacked at once (`cls, x = unpack(...)`), else a list (of the pieces' shape where
+  they share one), since code may change a list.
+* `**parse_shape(y, pattern)` passes `y`'s sizes as lengths, read where it is written.
 
 **The layers.**  `einops.layers.torch.Rearrange(pattern, **lengths)` and
 `Reduce(pattern, reduction, **lengths)` are made generic by tyr's stub
@@ -24,7 +25,7 @@ on the call.
 layer's type, as a torch module's sizes are part of its type (`Linear[784, 256]`):
 the constructor hook turns
 
-    Rearrange("b c (h p1) (w p2) -> b (h w) (p1 p2 c)", p1=P, p2=P)
+    Rearrange("b c (h p1) (w p2) -> b (h w) (p1 p2 c)", p1=p, p2=p)  # p: Dim[P]
 
 into `Rearrange[Literal["b c (h p1) (w p2) -> b (h w) (p1 p2 c)"], Literal["p1"], P,
 Literal["p2"], P]`: the pattern, then each keyword length as its name and its size (a
@@ -41,17 +42,32 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from mypy.nodes import ARG_POS, ARG_STAR, ARG_STAR2, CallExpr, Expression, ListExpr, RefExpr, StarExpr, TupleExpr
+from mypy.checker import TypeChecker
+from mypy.nodes import (
+    ARG_POS,
+    ARG_STAR,
+    ARG_STAR2,
+    LDEF,
+    AssignmentStmt,
+    CallExpr,
+    Context,
+    Expression,
+    ListExpr,
+    NameExpr,
+    Node,
+    RefExpr,
+    StarExpr,
+    TupleExpr,
+    Var,
+)
 from mypy.erasetype import erase_typevars
 from mypy.plugin import FunctionContext, FunctionSigContext
 from mypy.types import (
-    AnyType,
     FunctionLike,
     Instance,
     LiteralType,
     TupleType,
     Type,
-    TypeOfAny,
     UnpackType,
     get_proper_type,
 )
@@ -61,6 +77,7 @@ from tyr.mypy_plugin._args import Actual, Call, NotKnown
 from tyr.mypy_plugin._types import UNKNOWN, Lookup, NotATensor, Scope, is_tensor_instance
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, Variadic, stack, stack_repeated
 from tyr.shape_rules import einops as rules
+from tyr.shape_rules.core import same
 
 if TYPE_CHECKING:
     from tyr.mypy_plugin._modules import Module
@@ -68,9 +85,6 @@ if TYPE_CHECKING:
 _EINOPS = "einops.einops."
 _PACKING = "einops.packing."
 _LAYERS = "einops.layers.torch."
-
-_PACKED_SHAPES = "__tyr_packed_shapes__"
-"""The hidden attribute of a `pack` result's packed shapes: a tuple type of each piece's sizes."""
 
 Handler = Callable[[Call], Type]
 
@@ -197,8 +211,17 @@ def _repeat(call: Call) -> Type:
 
 def _reduce(call: Call) -> Type:
     reduction = call.actuals("reduction")
-    operation = call.str_of(reduction[0]) if reduction else None
+    if not reduction:
+        raise NotKnown
+    operation = call.str_of(reduction[0])
+    if operation is None and _is_str(reduction[0].type):
+        raise NotKnown  # a reduction named by a string not known here ("repeat" adds axes)
     return call.tensor(rules.reduce(_input(call), _pattern(call, "pattern"), operation, _lengths(call)))
+
+
+def _is_str(t: Type) -> bool:
+    p = get_proper_type(t)
+    return isinstance(p, Instance) and p.type.fullname == _names.STR
 
 
 def _einsum(call: Call) -> Type:
@@ -224,35 +247,48 @@ def _pack(call: Call) -> Type:
         if packed is not None:
             before, _ = rules.pack_axes(pattern, "pack")
             packed = (*packed[:before], None, *packed[before + 1 :])
-        return default.copy_modified(items=[call.tensor(packed), default.items[1]])
-    packed, pieces = rules.pack(shapes, pattern)
-    return default.copy_modified(items=[call.tensor(packed), _with_packed_shapes(call, default.items[1], pieces)])
+    else:
+        packed, _ = rules.pack(shapes, pattern)
+    return default.copy_modified(items=[call.tensor(packed), default.items[1]])
 
 
-def _with_packed_shapes(call: Call, ps: Type, pieces: Sequence[MaybeShape]) -> Type:
-    """einops' type of the packed shapes, carrying each piece's sizes in a hidden attribute."""
-    proper = get_proper_type(ps)
-    if not isinstance(proper, Instance):
-        return ps
-    scope = call.scope
-    fallback = scope.instance(_names.TUPLE, [UNKNOWN])
-    items: list[Type] = []
-    for piece in pieces:
-        if piece is None or any(isinstance(s, Variadic) for s in piece):
-            items.append(AnyType(TypeOfAny.special_form))
-        else:
-            items.append(TupleType([scope.size_type(s) for s in piece if not isinstance(s, Variadic)], fallback))
-    return proper.copy_with_extra_attr(_PACKED_SHAPES, TupleType(items, fallback))
+def _unpack(call: Call) -> Type:
+    """`unpack(x, ps, pattern)`: a tuple of the pieces where it is unpacked at once, else a list."""
+    actuals, tensor = call.actuals("packed_shapes"), call.actuals("tensor")
+    if not actuals or not tensor:
+        raise NotKnown
+    uses = _Uses(call.context, _local_var(actuals[0].expr), _body(call))
+    pieces = _packed_shapes(call, actuals[0], uses)
+    shapes = rules.unpack(_tensor(call, tensor[0]), pieces, _pattern(call, "pattern"))
+    if shapes is None:
+        raise NotKnown
+    if uses.unpacked_at_once:
+        fallback = call.scope.instance(_names.LIST, [call.tensor(None)])
+        return TupleType([call.tensor(s) for s in shapes], fallback)
+    # a list that the code may change: one shape for all its items, where they share it
+    common = shapes[0] if shapes and all(_same_shape(shapes[0], s) for s in shapes) else None
+    return call.scope.instance(_names.LIST, [call.tensor(common)])
 
 
-def _packed_shapes(call: Call, actual: Actual) -> list[MaybeShape] | None:
-    """The pieces' shapes: from `pack`'s hidden attribute, a literal list of shapes, or a tuple type."""
-    t = get_proper_type(actual.type)
-    if isinstance(t, Instance) and t.extra_attrs is not None and _PACKED_SHAPES in t.extra_attrs.attrs:
-        carried = get_proper_type(t.extra_attrs.attrs[_PACKED_SHAPES])
-        if isinstance(carried, TupleType):
-            return [_sizes_of(call, item) for item in carried.items]
-        return None
+def _same_shape(a: MaybeShape, b: MaybeShape) -> bool:
+    if a is None or b is None or len(a) != len(b):
+        return False
+    for x, y in zip(a, b):
+        if isinstance(x, Variadic) or isinstance(y, Variadic):
+            if x != y:
+                return False
+        elif not same(x, y):
+            return False
+    return True
+
+
+def _packed_shapes(call: Call, actual: Actual, uses: _Uses) -> list[MaybeShape] | None:
+    """The pieces' shapes: a literal list of shapes, a tuple, or what the one `pack` that defined them packed.
+
+    A name is read through its definition `x, ps = pack(tensors, pattern)` only where that is its
+    one definition and every other use of it is as the packed shapes of an `unpack`: nothing can
+    have changed the list in between.
+    """
     expr = actual.expr
     if isinstance(expr, (ListExpr, TupleExpr)) and not any(isinstance(i, StarExpr) for i in expr.items):
         pieces: list[MaybeShape] = []
@@ -261,9 +297,28 @@ def _packed_shapes(call: Call, actual: Actual) -> list[MaybeShape] | None:
             sizes = call.sequence_of(Actual(item_type, item, actual.kind)) if item_type is not None else None
             pieces.append(None if sizes is None else tuple(sizes))
         return pieces
+    t = get_proper_type(actual.type)
     if isinstance(t, TupleType):
         return [_sizes_of(call, item) for item in t.items]
-    return None
+    packing = uses.packing()
+    if packing is None:
+        return None
+    arguments = dict(zip(("tensors", "pattern"), packing.args[:2] if packing.arg_kinds[:2] == [ARG_POS] * 2 else []))
+    arguments.update({n: a for n, a in zip(packing.arg_names, packing.args) if n is not None})
+    tensors, pattern_expr = arguments.get("tensors"), arguments.get("pattern")
+    if tensors is None or pattern_expr is None:
+        return None
+    tensors_type, pattern_type = call.type_of(tensors), call.type_of(pattern_expr)
+    if tensors_type is None or pattern_type is None:
+        return None
+    pattern = call.str_of(Actual(pattern_type, pattern_expr, ARG_POS))
+    try:
+        shapes = call.sequence_shapes(Actual(tensors_type, tensors, ARG_POS))
+        if pattern is None or shapes is None:
+            return None
+        return rules.pack(shapes, pattern)[1]
+    except (NotKnown, ShapeRuleError):
+        return None  # `pack`'s own hook reports its errors
 
 
 def _sizes_of(call: Call, t: Type) -> MaybeShape:
@@ -273,19 +328,89 @@ def _sizes_of(call: Call, t: Type) -> MaybeShape:
     return tuple(call.scope.size_of(item) for item in p.items)
 
 
-def _unpack(call: Call) -> Type:
-    actuals = call.actuals("packed_shapes")
-    if not actuals:
-        raise NotKnown
-    pieces = _packed_shapes(call, actuals[0])
-    tensor = call.actuals("tensor")
-    if not tensor:
-        raise NotKnown
-    shapes = rules.unpack(_tensor(call, tensor[0]), pieces, _pattern(call, "pattern"))
-    if shapes is None:
-        raise NotKnown
-    fallback = call.scope.instance(_names.LIST, [call.tensor(None)])
-    return TupleType([call.tensor(s) for s in shapes], fallback)
+def _local_var(expr: Expression) -> Var | None:
+    if isinstance(expr, NameExpr) and expr.kind == LDEF and isinstance(expr.node, Var):
+        return expr.node
+    return None
+
+
+def _body(call: Call) -> Node | None:
+    """The outermost function being checked (the module at module level), for `_Uses` to read."""
+    checker = call.api
+    if not isinstance(checker, TypeChecker):
+        return None
+    function = checker.scope.top_level_function()
+    return function if function is not None else checker.tree
+
+
+class _Uses:
+    """How a function uses an `unpack` call and the local variable holding its packed shapes."""
+
+    def __init__(self, call: Context, var: Var | None, body: Node | None) -> None:
+        nodes = _nodes(body) if body is not None else []
+        # the call is the value of `a, b = unpack(...)`
+        self.unpacked_at_once = any(
+            isinstance(n, AssignmentStmt) and n.rvalue is call and len(n.lvalues) == 1 and _unpacks(n.lvalues[0])
+            for n in nodes
+        )
+        self.var = var
+        self.definitions: list[CallExpr] = []  # the `pack(...)` of each `..., ps = pack(...)`
+        self.other_uses = 0
+        if var is None:
+            return
+        allowed: set[int] = set()  # the names defined by a `pack`, or passed as an `unpack`'s packed shapes
+        for n in nodes:
+            if isinstance(n, AssignmentStmt) and len(n.lvalues) == 1 and _is_call_to(n.rvalue, _PACKING + "pack"):
+                target = n.lvalues[0]
+                if isinstance(target, (TupleExpr, ListExpr)) and len(target.items) == 2:
+                    name = target.items[1]
+                    if isinstance(name, NameExpr) and name.node is var and isinstance(n.rvalue, CallExpr):
+                        self.definitions.append(n.rvalue)
+                        allowed.add(id(name))
+            elif isinstance(n, CallExpr) and _is_call_to(n, _PACKING + "unpack"):
+                for index, (kind, arg_name) in enumerate(zip(n.arg_kinds, n.arg_names)):
+                    if arg_name == "packed_shapes" or kind == ARG_POS and index == 1:
+                        allowed.add(id(n.args[index]))
+        self.other_uses = sum(isinstance(n, NameExpr) and n.node is var and id(n) not in allowed for n in nodes)
+
+    def packing(self) -> CallExpr | None:
+        """The `pack(...)` call that is the variable's one definition, if nothing else uses it."""
+        if self.var is None or self.other_uses or len(self.definitions) != 1:
+            return None
+        return self.definitions[0]
+
+
+_NOT_CHILDREN = frozenset({"node", "def_var", "info", "original_def", "analyzed", "expanded", "var"})
+"""Attributes of mypy's nodes that refer to definitions elsewhere (or repeat a node's children)."""
+
+
+def _nodes(root: Node) -> list[Node]:
+    """Every statement and expression in `root`, nested functions and classes included."""
+    out: list[Node] = []
+    stack: list[Node] = [root]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        for attribute in _attributes(type(node)):
+            value = getattr(node, attribute, None)
+            items = value if isinstance(value, (list, tuple)) else (value,)
+            stack.extend(item for item in items if isinstance(item, Node))
+    return out
+
+
+def _attributes(cls: type) -> tuple[str, ...]:
+    names = getattr(cls, "__mypyc_attrs__", None)  # mypy compiled by mypyc
+    if names is None:
+        names = tuple(name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ()))
+    return tuple(name for name in names if name not in _NOT_CHILDREN)
+
+
+def _unpacks(target: Expression) -> bool:
+    return isinstance(target, (TupleExpr, ListExpr))
+
+
+def _is_call_to(expr: Expression, fullname: str) -> bool:
+    return isinstance(expr, CallExpr) and isinstance(expr.callee, RefExpr) and expr.callee.fullname == fullname
 
 
 def _parse_shape(call: Call) -> Type:

@@ -30,3 +30,18 @@ def literal_shapes(x: Tensor[B, "N+1", 512]) -> None:
     pieces.append(first)  # the result is a list
     for piece in pieces:
         reveal_type(piece)  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]]"
+
+
+def packed_shapes_that_may_differ(cls: Tensor[B, 512], patches: Tensor[B, N, 512], flip: bool) -> None:
+    """`ps` is read through its one definition, `x, ps = pack(...)`; with two, or another use, it is unknown."""
+    if flip:
+        x, ps = pack([patches, cls], "b * d")
+    else:
+        x, ps = pack([cls, patches], "b * d")
+    reveal_type(unpack(x, ps, "b * d"))  # N: Revealed type is "list[torch._tensor.Tensor[*tuple[Any, ...]]]"
+    y, ps2 = pack([cls, patches], "b * d")
+    ps2.reverse()
+    reveal_type(unpack(y, ps2, "b * d"))  # N: Revealed type is "list[torch._tensor.Tensor[*tuple[Any, ...]]]"
+    z, ps3 = pack([cls, cls], "b * d")
+    same = unpack(z, ps3, "b * d")  # a list the code could change: one shape for all, as the pieces share it
+    reveal_type(same)  # N: Revealed type is "list[torch._tensor.Tensor[B, Literal[512]]]"
