@@ -63,7 +63,7 @@ def _text(draw: st.DrawFn, groups: list[list[str]]) -> str:
     """A side of a pattern: single axes bare (sometimes parenthesised), groups in parentheses."""
     parts = []
     for g in groups:
-        if len(g) == 1 and g[0] not in ("()",) and draw(st.integers(0, 5)):
+        if len(g) == 1 and draw(st.integers(0, 5)):
             parts.append(g[0])
         else:
             parts.append("(" + " ".join(g) + ")")
@@ -107,8 +107,7 @@ def transform_case(
             del x[draw(st.integers(0, len(x) - 1))]
         else:
             x.insert(draw(st.integers(0, len(x))), draw(st.sampled_from(sizes)))
-    left_text = [g if g != ["()"] else ["()"] for g in left]
-    left_parts = [_text(draw, [g]) if g not in (["1"], ["()"]) else g[0] for g in left_text]
+    left_parts = [_text(draw, [g]) if g not in (["1"], ["()"]) else g[0] for g in left]
     if has_ellipsis:
         left_parts.insert(at, "...")
     # the right side
@@ -328,7 +327,7 @@ def unpack_case(draw: st.DrawFn, sizes: list[Expr]) -> tuple[tuple[Expr, ...], l
     before = [draw(st.sampled_from(sizes)) for _ in range(draw(st.integers(0, 2)))]
     after = [draw(st.sampled_from(sizes)) for _ in range(draw(st.integers(0, 2)))]
     pieces = [tuple(draw(st.lists(st.sampled_from(sizes), max_size=2))) for _ in range(draw(st.integers(0, 3)))]
-    axis = _product([]) * 0
+    axis = const(0)
     for p in pieces:
         axis = axis + _product(list(p))
     if not draw(st.integers(0, 5)):
