@@ -106,16 +106,27 @@ def function_hook(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Type:
 def unknown(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Type:
     """The result when nothing can be said: the bare `Tensor` where einops' type says "the input's type"."""
     first = ctx.arg_types[0][0] if ctx.arg_types and ctx.arg_types[0] else None
-    if first is None or not _holds_tensors(first) or fullname == _EINOPS + "parse_shape":
-        return ctx.default_return_type  # not torch (numpy, ...): einops' own type
+    if first is None or fullname == _EINOPS + "parse_shape":
+        return ctx.default_return_type
     scope = Scope(lookup)
-    bare = scope.tensor_type(None)
+    # einops' type for its `Tensor` type variable (erased from the signature's return by `signature_hook`)
+    solved: Type = scope.tensor_type(None) if _holds_tensors(first) else _element(first)
     default = get_proper_type(ctx.default_return_type)
     if fullname == _PACKING + "pack":
-        return default.copy_modified(items=[bare, *default.items[1:]]) if isinstance(default, TupleType) else default
+        return default.copy_modified(items=[solved, *default.items[1:]]) if isinstance(default, TupleType) else default
     if fullname == _PACKING + "unpack":
-        return scope.instance(_names.LIST, [bare])
-    return bare
+        return scope.instance(_names.LIST, [solved])
+    return solved
+
+
+def _element(t: Type) -> Type:
+    """The tensor type in a list or tuple of them (einops takes either), or the type itself."""
+    p = get_proper_type(t)
+    if isinstance(p, TupleType) and p.items:
+        return p.items[0]
+    if isinstance(p, Instance) and p.type.fullname in (_names.LIST, _names.TUPLE, "typing.Sequence") and p.args:
+        return p.args[0]
+    return t
 
 
 def _holds_tensors(t: Type) -> bool:
@@ -430,15 +441,17 @@ FUNCTIONS: dict[str, Handler] = {
 }
 
 
-SIGNATURES = frozenset({_PACKING + "pack", _PACKING + "unpack"})
+SIGNATURES = frozenset(FUNCTIONS) - {_EINOPS + "parse_shape"}
 
 
 def signature_hook(ctx: FunctionSigContext) -> FunctionLike:
-    """`pack` / `unpack` with their type variable erased from the return type.
+    """einops' signature with its type variable erased from the return type.
 
-    Their return types hold einops' `Tensor` type variable inside a tuple or list, so mypy would
-    solve it from the type context too (the lvalues of `x, ps = pack(...)`, which hold the shapes
-    the return hook gave) and check the tensors against it.  The return hook gives the result.
+    einops returns "the input's type" (`Tensor -> Tensor`), and mypy solves that type variable
+    from the type context too where the context is a generic type: the declared type in
+    `y: Tensor[B, N, D] = rearrange(x, ...)`, an enclosing call's parameter, the lvalues of
+    `x, ps = pack(...)`.  It would then check the tensors against the result's shape.  The
+    return hook gives the result; the type variable is solved from the arguments alone.
     """
     return ctx.default_signature.copy_modified(ret_type=erase_typevars(ctx.default_signature.ret_type))
 
