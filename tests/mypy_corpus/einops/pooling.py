@@ -27,3 +27,8 @@ head = nn.Sequential(Reduce("b n d -> b d", "mean"), nn.LayerNorm(512), nn.Linea
 
 def classify(x: Tensor[B, N, 512]) -> Tensor[B, 10]:
     return head(x)
+
+
+def broadcast_back(pooled: Tensor[B, 512]) -> Tensor[B, 16, 512]:
+    """A `Reduce` layer takes "repeat" (and "rearrange") too: einops has no `Repeat` layer."""
+    return Reduce("b d -> b n d", "repeat", n=16)(pooled)

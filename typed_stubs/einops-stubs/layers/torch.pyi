@@ -11,7 +11,9 @@
 from typing import Any, Dict, Generic, Optional
 
 import torch
-from einops.layers import RearrangeMixin, ReduceMixin
+from einops._torch_specific import apply_for_scriptable_torch as apply_for_scriptable_torch
+from einops.layers import RearrangeMixin as RearrangeMixin
+from einops.layers import ReduceMixin as ReduceMixin
 from einops.layers._einmix import _EinmixMixin
 from torch import Tensor
 from typing_extensions import TypeVar, TypeVarTuple, Unpack
