@@ -21,7 +21,8 @@ not divide, so `h*d` composes back to `D`).  Each rule follows einops 0.8 exactl
 * `einsum`: one name per dim, the tensors' patterns separated by commas; the shapes
   are then those of `torch.einsum` (`tyr.shape_rules.matmul.einsum`);
 * `pack(tensors, "b * d")` flattens the dims at `*` of each tensor and concatenates
-  them; `unpack(x, packed_shapes, "b * d")` splits them back.
+  them; `unpack(x, packed_shapes, "b * d")` splits them back;
+* `parse_shape(x, "b _ h w")` names the sizes of `x`'s dims.
 
 A pattern einops rejects (an unknown character, a duplicate axis, unbalanced
 parentheses, an axis only on one side, a keyword length for an axis the pattern
@@ -31,7 +32,8 @@ everything else einops rejects.  Where a result depends on what is not known (an
 unknown length, a `Variadic` where named axes are), its sizes or the whole shape are
 None; a negative length gives an unknown shape (einops' behaviour with one is not a
 shape rule).  The layers `einops.layers.torch.Rearrange` / `Reduce` run the same
-rules (`layer=True`), checked at construction (`check_layer`).
+rules (`layer=True`: a layer's ellipsis covers at most 7 dims, and it cannot reduce
+with `any`/`all`); they check their pattern when built (`check_layer`).
 """
 
 from __future__ import annotations
@@ -43,7 +45,6 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from tyr._symbolic import Expr, const
-from tyr.shape_rules.matmul import einsum as torch_einsum
 from tyr.shape_rules.concat import cat
 from tyr.shape_rules.core import (
     MaybeShape,
@@ -62,6 +63,7 @@ from tyr.shape_rules.core import (
     show_shape,
     variadic_index,
 )
+from tyr.shape_rules.matmul import einsum as torch_einsum
 from tyr.shape_rules.view import infer_sizes
 
 REDUCTIONS = ("min", "max", "sum", "mean", "prod", "any", "all")
