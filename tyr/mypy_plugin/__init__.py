@@ -17,6 +17,7 @@ dispatches on full names; each concern lives in its own module:
 * `_tensors`: `torch.Tensor` methods, operators and attributes,
 * `_functions`: `torch.*` and `torch.nn.functional.*`,
 * `_modules`: `torch.nn` modules, `nn.Sequential`, and `module(x)` routed to `forward`,
+* `_einops`: einops' functions and layers, for a literal pattern,
 * `_dims`: arithmetic on `Dim`s,
 * `_errors`: the error codes and messages.
 """
@@ -27,6 +28,7 @@ import hashlib
 import os
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -57,6 +59,7 @@ from tyr.mypy_plugin import (
     _annotations,
     _calls,
     _dims,
+    _einops,
     _errors,
     _functions,
     _modules,
@@ -132,6 +135,8 @@ class TyrPlugin(Plugin):
     # -- calls ----------------------------------------------------------------------------------
 
     def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
+        if fullname in _einops.SIGNATURES:
+            return _guarded(_einops.signature_hook, _signature)
         if _top_level(fullname) in _NO_SHAPES:
             return None
         return _guarded(_calls.function_signature_hook, _signature, pending=self._pending, lookup=self.lookup_info)
@@ -139,6 +144,11 @@ class TyrPlugin(Plugin):
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname in _functions.FUNCTIONS:
             return self._settled(_guarded(_functions.function_hook, _returned, fullname=fullname, lookup=self.lookup_info))
+        if fullname in _einops.FUNCTIONS:
+            unknown = partial(_einops.unknown, fullname=fullname, lookup=self.lookup_info)
+            return self._settled(_guarded(_einops.function_hook, unknown, fullname=fullname, lookup=self.lookup_info))
+        if fullname in _einops.CONSTRUCTORS:
+            return _guarded(_einops.constructor_hook, _returned, fullname=fullname, lookup=self.lookup_info)
         if fullname in _modules.CONSTRUCTORS:
             return _guarded(_modules.constructor_hook, _returned, fullname=fullname, lookup=self.lookup_info)
         if _top_level(fullname) == "torch":

@@ -41,7 +41,7 @@ from mypy.types import (
 )
 
 from tyr import shape_rules as rules
-from tyr.mypy_plugin import _calls, _errors, _names
+from tyr.mypy_plugin import _calls, _einops, _errors, _names
 from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
 from tyr.mypy_plugin._types import UNKNOWN, Lookup, NotATensor, Scope, unknown_rank
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, Variadic, nn_modules
@@ -661,6 +661,10 @@ for _n in (1, 2, 3):
     SPECS[f"{_NN}pooling.AvgPool{_n}d"] = Spec(_POOL_AVG, _avg_pool_forward(_n))
 
 CONSTRUCTORS = frozenset(name for name in SPECS if not name.rpartition(".")[2].startswith("_"))
+
+# einops' layers (`Rearrange`, `Reduce`) carry their pattern in their type; their rules live in
+# `_einops`, which also builds them.  Calling one, or chaining it in `nn.Sequential`, runs its rule.
+SPECS.update({name: Spec((), forward) for name, forward in _einops.LAYER_FORWARDS.items()})
 
 
 # -- nn.Sequential --------------------------------------------------------------------------------

@@ -1,0 +1,3 @@
+import torch
+
+from einops_layers.embed import patchify, pool
