@@ -112,7 +112,7 @@ def write_variants(directory: Path) -> dict[str, Path]:
 def check_corpus(work: Path) -> dict[str, list[dict[str, object]]]:
     """One mypy run over the ok programs and the variants; reports keyed by file name."""
     variants = write_variants(work / "variants")
-    config = project_config(work, [work / "variants"])
+    config = project_config(work, [work / "variants"], as_users_run_it=True)
     output = run_mypy([*ok_programs(), *variants.values()], config, work / "cache")
     by_path = parse_output(output)
     names = {p.resolve(): p.name for p in ok_programs()} | {p: name for name, p in variants.items()}

@@ -110,12 +110,19 @@ def _matches(want: Report, got: Report) -> bool:
 # -- running mypy ---------------------------------------------------------------------------------
 
 
-def project_config(directory: Path, extra_paths: list[Path]) -> Path:
-    """The project's mypy.ini without its `files` (the corpus names its own), paths made absolute."""
+def project_config(directory: Path, extra_paths: list[Path], *, as_users_run_it: bool = False) -> Path:
+    """The project's mypy.ini without its `files` (the corpus names its own), paths made absolute.
+
+    `as_users_run_it`: the settings the README recommends to a project adopting tyr
+    (the plugin and `allow_redefinition`, mypy's defaults otherwise), not tyr's own strict ones.
+    """
     config = configparser.ConfigParser()
     config.read(ROOT / "mypy.ini")
     section = config["mypy"]
     section.pop("files", None)
+    if as_users_run_it:
+        for option in ("strict", "warn_unreachable"):
+            section.pop(option, None)
     paths = [str((ROOT / p.strip()).resolve()) for p in section.get("mypy_path", "").split(",") if p.strip()]
     section["mypy_path"] = ",".join([*paths, *(str(p) for p in extra_paths)])
     target = directory / "mypy.ini"

@@ -28,7 +28,7 @@ import ast
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Union
 
@@ -60,11 +60,18 @@ class FloorDiv:
         return f"{self.num._str(parenthesise=True)}//{self.den._str(parenthesise=True)}"
 
 
+Fact = tuple[str, "Expr"]
+"""A symbol and a divisor it is a multiple of (SHAPES.md §6)."""
+
+
 @dataclass(frozen=True)
 class Expr:
     """An integer polynomial in normal form; build with `sym`, `const`, `parse` and operators."""
 
     terms: tuple[tuple[Monomial, int], ...]  # sorted by monomial, no zero coefficients
+    # What the sizes it was computed from stated, kept when the divisions that stated it
+    # cancel (`(H//Ws)*Ws` is `H`, still a multiple of `Ws`); not part of its value.
+    facts: frozenset[Fact] = field(default=frozenset(), compare=False, repr=False)
 
     # -- construction -----------------------------------------------------------------
 
@@ -118,29 +125,35 @@ class Expr:
     # -- arithmetic (every result in normal form, division rule included) ---------------
 
     def __add__(self, other: Expr | int) -> Expr:
-        return _canonical(_add(self, _as_expr(other)))
+        o = _as_expr(other)
+        return _canonical(_add(self, o), self, o)
 
     __radd__ = __add__
 
     def __neg__(self) -> Expr:
-        return _neg(self)
+        return replace(_neg(self), facts=self.facts)
 
     def __sub__(self, other: Expr | int) -> Expr:
-        return _canonical(_add(self, _neg(_as_expr(other))))
+        o = _as_expr(other)
+        return _canonical(_add(self, _neg(o)), self, o)
 
     def __rsub__(self, other: Expr | int) -> Expr:
-        return _canonical(_add(_as_expr(other), _neg(self)))
+        o = _as_expr(other)
+        return _canonical(_add(o, _neg(self)), self, o)
 
     def __mul__(self, other: Expr | int) -> Expr:
-        return _canonical(_mul(self, _as_expr(other)))
+        o = _as_expr(other)
+        return _canonical(_mul(self, o), self, o)
 
     __rmul__ = __mul__
 
     def __floordiv__(self, other: Expr | int) -> Expr:
-        return _canonical(_floordiv(self, _as_expr(other)))
+        o = _as_expr(other)
+        return _canonical(_floordiv(self, o), self, o)
 
     def __rfloordiv__(self, other: Expr | int) -> Expr:
-        return _canonical(_floordiv(_as_expr(other), self))
+        o = _as_expr(other)
+        return _canonical(_floordiv(o, self), self, o)
 
     # -- values -----------------------------------------------------------------------
 
@@ -148,7 +161,8 @@ class Expr:
         """Replace the named symbols by expressions (or ints) and renormalise."""
         if not (self.symbols & values.keys()):
             return self
-        return _canonical(_substitute(self, {k: _as_expr(v) for k, v in values.items()}))
+        exprs = {k: _as_expr(v) for k, v in values.items()}
+        return _canonical(replace(_substitute(self, exprs), facts=_substitute_facts(self.facts, exprs)))
 
     def evaluate(self, values: Mapping[str, int]) -> int | None:
         """The integer value given sizes for the symbols; None while any symbol is unknown."""
@@ -275,7 +289,7 @@ def _floordiv(num: Expr, den: Expr, *, as_written: bool = False) -> Expr:
     divisor = _monomial(den)
     if divisor is None:
         return _atom(num, den)
-    if not as_written and (num.has_division or den.has_division):
+    if not as_written and (num.has_division or den.has_division or num.facts or den.facts):
         # `(5*H*(W//3)) // (5*W)` is `H//3`: with `W = 3*W~0` the factor `W~0` cancels; divided
         # as written, it would make `H` a multiple of `W`, which nobody wrote.
         (fresh_num, fresh_den), facts = _expand([num, den])
@@ -454,6 +468,10 @@ def _expand(exprs: Sequence[Expr]) -> tuple[list[Expr], list[_Fact]]:
     """
     found: dict[str, list[Expr]] = {}
     for e in exprs:
+        for name, divisor in e.facts:
+            divisors = found.setdefault(name, [])
+            if divisor not in divisors:
+                divisors.append(divisor)
         if e.has_division:
             _facts_of(e, None, found)
     multiples = {name: m for name, divisors in found.items() if (m := _common_multiple(divisors)) is not None}
@@ -540,9 +558,35 @@ def _collapse_fact(e: Expr, fact: _Fact) -> Expr:
     return total
 
 
-def _canonical(e: Expr) -> Expr:
-    """The normal form of `e` under the division rule: its own divided symbols as multiples."""
-    return _canonical_and_facts(e, None)
+def _canonical(e: Expr, *operands: Expr) -> Expr:
+    """The normal form of `e` under the division rule: its own divided symbols as multiples.
+
+    The result carries the facts of `e`, of the `operands` it was computed from and of
+    its divisions, so that they outlive divisions that cancel.
+    """
+    carried = e.facts.union(*(o.facts for o in operands))
+    if carried != e.facts:
+        e = replace(e, facts=carried)
+    if not e.has_division:
+        return e
+    found: dict[str, list[Expr]] = {}
+    result = _canonical_and_facts(e, found)
+    stated = frozenset((name, d) for name, divisors in found.items() for d in divisors)
+    return replace(result, facts=carried | stated)
+
+
+def _substitute_facts(facts: frozenset[Fact], values: Mapping[str, Expr]) -> frozenset[Fact]:
+    """Facts renamed along with their symbols (a symbol replaced by an expression loses its facts)."""
+    out: set[Fact] = set()
+    for name, divisor in facts:
+        target = values.get(name)
+        new_name = name if target is None else target.symbol_name
+        if new_name is None:
+            continue
+        new_divisor = _substitute(divisor, values)
+        if _positive_monomial(new_divisor) is not None:
+            out.add((new_name, new_divisor))
+    return frozenset(out)
 
 
 def _canonical_and_facts(e: Expr, found: dict[str, list[Expr]] | None) -> Expr:
@@ -572,7 +616,7 @@ def sizes_equal(a: Expr, b: Expr) -> bool:
     divisibility facts of both (SHAPES.md §6), as far as the normal forms can show."""
     if a == b:
         return True
-    if not (a.has_division or b.has_division):
+    if not (a.has_division or b.has_division or a.facts or b.facts):
         return False
     (ea, eb), _ = _expand([a, b])
     return ea == eb
@@ -612,6 +656,8 @@ def division_facts(e: Expr) -> list[tuple[str, Expr]]:
     runtime checker verifies them once the symbols are bound.
     """
     found: dict[str, list[Expr]] = {}
+    for name, divisor in e.facts:
+        found.setdefault(name, []).append(divisor)
     _facts_of(e, None, found, sized=True)
     _canonical_and_facts(e, found)
     return [(name, divisor) for name, divisors in found.items() for divisor in divisors]

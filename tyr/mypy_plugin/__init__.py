@@ -67,7 +67,8 @@ from tyr.mypy_plugin import (
     _rebinding,
     _tensors,
 )
-from tyr.mypy_plugin._types import is_shaped, mentions_shapes
+from tyr.mypy_plugin._statements import self_assignments
+from tyr.mypy_plugin._types import mentions_shapes
 
 # Callees from these packages never have shaped signatures (torch's are handled by name).
 _NO_SHAPES = frozenset(sys.stdlib_module_names) | {"builtins", "typing_extensions", "mypy", "torch", "numpy", "_typeshed"}
@@ -208,10 +209,12 @@ class TyrPlugin(Plugin):
     def _attribute_handling(self, owner: str, attribute: str) -> str | None:
         """What a user class's attribute needs, if anything.
 
-        * "unshaped": a tensor attribute whose type mypy inferred from an assignment
-          (`self.cache = torch.zeros(2, 0, 8)`): its shape is unknown, since code
-          reassigns such attributes with tensors of other shapes (annotate it,
-          `self.cos: Tensor[L, D] = ...`, to keep a shape);
+        * "unshaped": a tensor or `Dim` attribute whose type mypy inferred from an
+          assignment, when the class assigns it in more than one place (a cache
+          that grows, `self.in_planes = width` and later `= planes * 4`): its shape
+          or size is unknown (annotate it, `self.cos: Tensor[L, D] = ...`, to keep
+          one).  Assigned once (`self.cls = nn.Parameter(torch.zeros(1, 1, d))`),
+          it keeps what it was assigned;
         * "normalise": a generic class's sized attribute (`Linear[D, 4*D]` of a
           `Block[D]`), whose sizes mypy substitutes from the instance.
         """
@@ -225,7 +228,13 @@ class TyrPlugin(Plugin):
             var = node.node if node is not None else None
             if not isinstance(var, Var) or var.type is None:
                 return None  # not analysed yet: decide later
-            if var.is_inferred and not var.explicit_self_type and _holds_shaped_tensor(var.type):
+            if (
+                var.is_inferred
+                and not var.explicit_self_type
+                and _holds_shape(var.type)
+                and info is not None
+                and sum(self_assignments(base.defn, attribute) for base in info.mro[:-1]) > 1
+            ):
                 handling = "unshaped"
             elif info is not None and info.type_vars and mentions_shapes(var.type):
                 handling = "normalise"
@@ -311,11 +320,11 @@ def _attribute(ctx: AttributeContext) -> Type:
     return ctx.default_attr_type
 
 
-def _holds_shaped_tensor(typ: Type) -> bool:
-    """A tensor with a shape, possibly optional (`Tensor[2, 0, 8]`, `Tensor[3] | None`)."""
+def _holds_shape(typ: Type) -> bool:
+    """A tensor with a shape or a `Dim`, possibly optional (`Tensor[2, 0, 8]`, `Tensor[3] | None`, `Dim[D]`)."""
     t = get_proper_type(typ)
     items = t.items if isinstance(t, UnionType) else [t]
-    return any(is_shaped(get_proper_type(item)) for item in items)
+    return any(mentions_shapes(item) for item in items)
 
 
 def _top_level(fullname: str) -> str:

@@ -20,26 +20,13 @@ from __future__ import annotations
 
 from mypy.checker import TypeChecker
 from mypy.literals import literal_hash
-from mypy.nodes import (
-    AssignmentStmt,
-    Block,
-    Expression,
-    ForStmt,
-    FuncItem,
-    IfStmt,
-    MypyFile,
-    NameExpr,
-    Statement,
-    TryStmt,
-    Var,
-    WhileStmt,
-    WithStmt,
-)
+from mypy.nodes import AssignmentStmt, Expression, FuncItem, MypyFile, NameExpr, Statement, Var
 from mypy.plugin import FunctionContext, MethodContext
 from mypy.subtypes import is_subtype
 from mypy.types import AnyType, Instance, Type, TypeVarTupleType, UnionType, UnpackType, get_proper_type
 
 from tyr.mypy_plugin import _names
+from tyr.mypy_plugin._statements import walk
 
 _SHAPED = (_names.TENSOR,)
 
@@ -65,26 +52,10 @@ class Assignments:
 
 
 def _collect(statements: list[Statement], found: dict[int, NameExpr]) -> None:
-    for stmt in statements:
+    for stmt in walk(statements):
         if isinstance(stmt, AssignmentStmt):
             if len(stmt.lvalues) == 1 and isinstance(stmt.lvalues[0], NameExpr) and stmt.type is None:
                 found[id(stmt.rvalue)] = stmt.lvalues[0]
-        elif isinstance(stmt, Block):
-            _collect(stmt.body, found)
-        elif isinstance(stmt, IfStmt):
-            for block in (*stmt.body, stmt.else_body):
-                if block is not None:
-                    _collect(block.body, found)
-        elif isinstance(stmt, (ForStmt, WhileStmt)):
-            for block in (stmt.body, stmt.else_body):
-                if block is not None:
-                    _collect(block.body, found)
-        elif isinstance(stmt, WithStmt):
-            _collect(stmt.body.body, found)
-        elif isinstance(stmt, TryStmt):
-            for block in (stmt.body, *stmt.handlers, stmt.else_body, stmt.finally_body):
-                if block is not None:
-                    _collect(block.body, found)
 
 
 def settle(ctx: FunctionContext | MethodContext, result: Type, assignments: Assignments) -> Type:

@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
+from mypy.maptype import map_instance_to_supertype
 from mypy.nodes import TypeInfo
 from mypy.type_visitor import TypeTranslator
 from mypy.types import (
@@ -239,7 +240,7 @@ class Scope:
         if t.type.fullname != _names.TENSOR:
             if not t.type.has_base(_names.TENSOR):
                 raise NotATensor
-            return None  # a subclass (nn.Parameter, ...) carries no shape of its own
+            t = as_tensor(t)  # a subclass: `Parameter[1, 1, D]` has its tensor's shape
         if not t.type.has_type_var_tuple_type:
             return None  # torch's own Tensor, without tyr's stubs: no shapes at all
         return self.shape_of_args(t.args)
@@ -322,9 +323,27 @@ def is_tensor_instance(t: ProperType) -> bool:
     return isinstance(t, Instance) and (t.type.fullname == _names.TENSOR or t.type.has_base(_names.TENSOR))
 
 
+def shape_class(info: TypeInfo) -> bool:
+    """Whether a class's type arguments are a shape: tyr's generic `torch.Tensor`, or a subclass
+    generic in exactly that shape (`nn.Parameter`, `nn.Buffer` in tyr's stubs)."""
+    if not info.has_type_var_tuple_type:
+        return False
+    return info.fullname == _names.TENSOR or (len(info.type_vars) == 1 and info.has_base(_names.TENSOR))
+
+
+def as_tensor(t: Instance) -> Instance:
+    """A tensor subclass's instance as the `torch.Tensor[...]` it is (`Parameter[1, D]` as `Tensor[1, D]`)."""
+    if t.type.fullname == _names.TENSOR:
+        return t
+    for base in t.type.mro:
+        if base.fullname == _names.TENSOR:
+            return map_instance_to_supertype(t, base)
+    return t
+
+
 def is_shaped(t: ProperType) -> bool:
-    """A `torch.Tensor[...]` whose shape says something (not the bare `Tensor`)."""
-    if not (isinstance(t, Instance) and t.type.fullname == _names.TENSOR):
+    """A `torch.Tensor[...]` (or a generic subclass's instance) whose shape says something (not the bare `Tensor`)."""
+    if not (isinstance(t, Instance) and shape_class(t.type)):
         return False
     if len(t.args) == 1 and isinstance(t.args[0], UnpackType):
         inner = get_proper_type(t.args[0].type)
@@ -344,9 +363,7 @@ class _Normaliser(TypeTranslator):
 
     def visit_instance(self, t: Instance, /) -> Type:
         fullname = t.type.fullname
-        if fullname == _names.TENSOR:
-            if not t.type.has_type_var_tuple_type:
-                return t
+        if shape_class(t.type):
             shape = self.scope.shape_of_args(t.args)
             return t.copy_modified(args=self.scope.shape_args(shape))
         if fullname == _names.DIM_EXPR:
@@ -375,8 +392,8 @@ class _Eraser(TypeTranslator):
 
     def visit_instance(self, t: Instance, /) -> Type:
         fullname = t.type.fullname
-        if fullname == _names.TENSOR:
-            return t.copy_modified(args=[unknown_rank(self.scope)]) if t.type.has_type_var_tuple_type else t
+        if shape_class(t.type):
+            return t.copy_modified(args=[unknown_rank(self.scope)])
         if fullname == _names.DIM:
             return self.scope.instance(_names.INT)
         return super().visit_instance(t)
@@ -398,7 +415,7 @@ def mentions_shapes(typ: Type, depth: int = 0) -> bool:
     t = get_proper_type(typ)
     if isinstance(t, Instance):
         fullname = t.type.fullname
-        if fullname == _names.TENSOR:
+        if shape_class(t.type):
             return is_shaped(t)
         if fullname in (_names.DIM, _names.DIM_EXPR):
             return True
@@ -432,7 +449,7 @@ def _collect_shape_variables(typ: Type, found: dict[TypeVarId, TypeVarLikeType],
         if in_shape:
             found[t.id] = t
     elif isinstance(t, Instance):
-        inner = in_shape or t.type.fullname in (_names.TENSOR, _names.DIM, _names.DIM_EXPR)
+        inner = in_shape or shape_class(t.type) or t.type.fullname in (_names.DIM, _names.DIM_EXPR)
         for arg in t.args:
             _collect_shape_variables(arg, found, inner, depth + 1)
     elif isinstance(t, (UnionType, TupleType)):

@@ -29,8 +29,8 @@ class Linear(Module, Generic[_In, _Out]):
     __constants__: list[str]
     in_features: int
     out_features: int
-    weight: Tensor
-    bias: Parameter
+    weight: Tensor[_Out, _In]
+    bias: Parameter[_Out]
     def __init__(self, in_features: int, out_features: int, bias: bool = True, device=None, dtype=None) -> None: ...
     def reset_parameters(self) -> None: ...
     def forward(self, input: Tensor) -> Tensor: ...

@@ -25,7 +25,7 @@ class Embedding(Module, Generic[_Num, _Dim]):
     max_norm: float | None
     norm_type: float
     scale_grad_by_freq: bool
-    weight: Tensor
+    weight: Tensor[_Num, _Dim]
     freeze: bool
     sparse: bool
     def __init__(
