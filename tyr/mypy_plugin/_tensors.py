@@ -179,6 +179,24 @@ def _rmatmul(call: Call, shape: MaybeShape) -> Type:
     return call.tensor(rules.matmul(_other(call), shape, op=call.op))
 
 
+def _product(rule: Callable[..., MaybeShape], *names: str) -> Handler:
+    """`x.mm(y)`, `x.bmm(y)`, `x.mv(v)`, `x.dot(y)`: the receiver and one tensor argument."""
+
+    def handler(call: Call, shape: MaybeShape) -> Type:
+        return call.tensor(rule(shape, call.tensor_arg(*names), op=call.op))
+
+    return handler
+
+
+def _add_product(rule: Callable[..., MaybeShape], first: tuple[str, ...], second: tuple[str, ...]) -> Handler:
+    """`x.addmm(a, b)`, `x.baddbmm(a, b)`, ...: the receiver plus a product of two tensor arguments."""
+
+    def handler(call: Call, shape: MaybeShape) -> Type:
+        return call.tensor(rule(shape, call.tensor_arg(*first), call.tensor_arg(*second), op=call.op))
+
+    return handler
+
+
 def _view(call: Call, shape: MaybeShape) -> Type:
     if call.given("dtype"):
         return call.default
@@ -508,8 +526,16 @@ METHODS.update(
     {
         "__matmul__": _matmul,
         "matmul": _matmul,
-        "mm": _matmul,
-        "bmm": _matmul,
+        "mm": _product(rules.mm, "mat2"),
+        "bmm": _product(rules.bmm, "mat2"),
+        "mv": _product(rules.mv, "vec"),
+        "dot": _product(rules.dot, "tensor", "other"),
+        "vdot": _product(rules.dot, "other", "tensor"),
+        "addmm": _add_product(rules.addmm, ("mat1",), ("mat2",)),
+        "baddbmm": _add_product(rules.baddbmm, ("batch1",), ("batch2",)),
+        "addbmm": _add_product(rules.addbmm, ("batch1",), ("batch2",)),
+        "addmv": _add_product(rules.addmv, ("mat",), ("vec",)),
+        "addr": _add_product(rules.addr, ("vec1",), ("vec2",)),
         "__rmatmul__": _rmatmul,
         "view": _view,
         "reshape": _view,

@@ -43,7 +43,26 @@ from tyr.shape_rules.core import (
 )
 from tyr.shape_rules.creation import arange, eye, from_sizes, linspace
 from tyr.shape_rules.index import Bound, IndexItem, index, slice_length
-from tyr.shape_rules.matmul import T, einsum, linear, matmul, mT, outer, permute, t, transpose
+from tyr.shape_rules.matmul import (
+    T,
+    addbmm,
+    addmm,
+    addmv,
+    addr,
+    baddbmm,
+    bmm,
+    dot,
+    einsum,
+    linear,
+    matmul,
+    mm,
+    mT,
+    mv,
+    outer,
+    permute,
+    t,
+    transpose,
+)
 from tyr.shape_rules.nn_functional import (
     Reduction,
     batch_norm,
@@ -87,10 +106,19 @@ __all__ = [
     "where",
     # products and reorderings
     "T",
+    "addbmm",
+    "addmm",
+    "addmv",
+    "addr",
+    "baddbmm",
+    "bmm",
+    "dot",
     "einsum",
     "linear",
     "matmul",
+    "mm",
     "mT",
+    "mv",
     "outer",
     "permute",
     "t",
