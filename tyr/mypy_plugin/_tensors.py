@@ -197,6 +197,47 @@ def _add_product(rule: Callable[..., MaybeShape], first: tuple[str, ...], second
     return handler
 
 
+def _dim(call: Call) -> int:
+    dim = call.int_arg("dim")
+    if not isinstance(dim, int):
+        raise NotKnown
+    return dim
+
+
+def _gather(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(rules.gather(shape, _dim(call), call.tensor_arg("index"), op=call.op))
+
+
+def _take_along_dim(call: Call, shape: MaybeShape) -> Type:
+    dim = call.int_arg("dim", default=None)
+    if dim is not None and not isinstance(dim, int):
+        raise NotKnown
+    return call.tensor(rules.take_along_dim(shape, call.tensor_arg("indices"), dim))
+
+
+def _index_select(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(rules.index_select(shape, _dim(call), call.tensor_arg("index"), op=call.op))
+
+
+def _scatter(call: Call, shape: MaybeShape) -> Type:
+    """`scatter(dim, index, src)` / `(dim, index, value)`, `scatter_add`, `scatter_reduce` (and in place)."""
+    dim, index = _dim(call), call.tensor_arg("index")
+    if call.given("src"):
+        out = rules.scatter(shape, dim, index, call.tensor_arg("src"), op=call.op)
+    else:
+        out = rules.scatter(shape, dim, index, src_is_tensor=False, op=call.op)
+    return call.tensor(out)
+
+
+def _index_add(call: Call, shape: MaybeShape) -> Type:
+    rule = rules.index_copy if call.op.startswith("index_copy") else rules.index_add
+    return call.tensor(rule(shape, _dim(call), call.tensor_arg("index"), call.tensor_arg("source"), op=call.op))
+
+
+def _index_fill(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(rules.index_fill(shape, _dim(call), call.tensor_arg("index"), op=call.op))
+
+
 def _view(call: Call, shape: MaybeShape) -> Type:
     if call.given("dtype"):
         return call.default
@@ -537,6 +578,21 @@ METHODS.update(
         "addmv": _add_product(rules.addmv, ("mat",), ("vec",)),
         "addr": _add_product(rules.addr, ("vec1",), ("vec2",)),
         "__rmatmul__": _rmatmul,
+        "gather": _gather,
+        "take_along_dim": _take_along_dim,
+        "index_select": _index_select,
+        "scatter": _scatter,
+        "scatter_": _scatter,
+        "scatter_add": _scatter,
+        "scatter_add_": _scatter,
+        "scatter_reduce": _scatter,
+        "scatter_reduce_": _scatter,
+        "index_add": _index_add,
+        "index_add_": _index_add,
+        "index_copy": _index_add,
+        "index_copy_": _index_add,
+        "index_fill": _index_fill,
+        "index_fill_": _index_fill,
         "view": _view,
         "reshape": _view,
         "view_as": _as_other(rules.view),

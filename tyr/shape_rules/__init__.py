@@ -42,6 +42,7 @@ from tyr.shape_rules.core import (
     show_shape,
 )
 from tyr.shape_rules.creation import arange, eye, from_sizes, linspace
+from tyr.shape_rules.gather import gather, index_add, index_copy, index_fill, index_select, scatter, take_along_dim
 from tyr.shape_rules.index import Bound, IndexItem, index, slice_length
 from tyr.shape_rules.matmul import (
     T,
@@ -147,7 +148,14 @@ __all__ = [
     "reduce",
     "topk",
     # indexing
+    "gather",
     "index",
+    "index_add",
+    "index_copy",
+    "index_fill",
+    "index_select",
+    "scatter",
+    "take_along_dim",
     "slice_length",
     # spatial
     "conv_nd",
