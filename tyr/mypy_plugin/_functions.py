@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from mypy.nodes import ListExpr, TupleExpr
 from mypy.plugin import FunctionContext
 from mypy.types import Type
 
@@ -285,9 +286,23 @@ def _interpolate(call: Call) -> Type:
     if scale and not call.is_none(scale[0]):
         factor = call.float_of(scale[0])
         if factor is None:
-            raise NotKnown
+            factor = _floats_of(call, scale[0])
     mode = call.str_arg("mode") or "nearest"
     return call.tensor(rules.interpolate(shape, size, factor, mode))
+
+
+def _floats_of(call: Call, actual: Actual) -> list[float]:
+    """The numbers in a literal tuple or list argument (`scale_factor=(2, 1.5)`)."""
+    if not isinstance(actual.expr, (TupleExpr, ListExpr)):
+        raise NotKnown
+    out = []
+    for item in actual.expr.items:
+        item_type = call.type_of(item)
+        value = None if item_type is None else call.float_of(Actual(item_type, item, actual.kind))
+        if value is None:
+            raise NotKnown
+        out.append(value)
+    return out
 
 
 def _optional(call: Call, *names: str) -> MaybeShape:
