@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.nodes import ARG_POS, EllipsisExpr, Expression, NameExpr, SliceExpr, TupleExpr
+from mypy.checker import TypeChecker
+from mypy.nodes import ARG_POS, EllipsisExpr, Expression, ListExpr, NameExpr, SliceExpr, StarExpr, TupleExpr, Var
 from mypy.plugin import AttributeContext, MethodContext
-from mypy.types import AnyType, Instance, TupleType, Type, UnionType, get_proper_type
+from mypy.types import AnyType, Instance, LiteralType, TupleType, Type, UnionType, get_proper_type
 
 from tyr import shape_rules as rules
+from tyr._symbolic import const
 from tyr.mypy_plugin import _names
 from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
+from tyr.mypy_plugin._dtypes import Binding, Bindings, index_dtype, local_bindings
 from tyr.mypy_plugin._errors import SHAPE
 from tyr.mypy_plugin._types import Lookup, NotATensor, Scope
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Variadic, creation
@@ -467,10 +470,64 @@ def _index_item(call: Call, expr: Expression) -> rules.IndexItem:
         return Ellipsis
     if isinstance(expr, NameExpr) and expr.fullname in ("builtins.None", "builtins.True", "builtins.False"):
         return None if expr.fullname == "builtins.None" else expr.fullname == "builtins.True"
+    if isinstance(expr, (ListExpr, TupleExpr)):
+        return _listed_index(call, expr)
+    t = call.type_of(expr)
+    if t is not None and _is_bool(t):
+        return rules.TensorIndex((), "bool")  # a bool of unknown value: a new dim of size 1 or 0
+    if t is not None:
+        try:
+            index_shape = call.scope.tensor_shape(t)
+        except NotATensor:
+            pass
+        else:
+            return rules.TensorIndex(index_shape, index_dtype(expr, lambda e: _is_int_expr(call, e), _bindings(call)))
     bound = _bound(call, expr)
     if bound is None:
         raise NotKnown
     return bound
+
+
+def _listed_index(call: Call, expr: ListExpr | TupleExpr) -> rules.IndexItem:
+    """A list of ints (or of bools) in a subscript is an index tensor (a mask) of its length."""
+    dtypes = set()
+    for item in expr.items:
+        t = call.type_of(item)
+        if t is None or isinstance(item, StarExpr):
+            raise NotKnown
+        if _is_bool(t):
+            dtypes.add("bool")
+        elif _is_int(t):
+            dtypes.add("int")
+        else:
+            raise NotKnown  # a list of tensors, slices or lists: torch reads it as a tuple (deprecated)
+    if len(dtypes) > 1:
+        raise NotKnown
+    return rules.TensorIndex((const(len(expr.items)),), "bool" if dtypes == {"bool"} else "int")
+
+
+def _bindings(call: Call) -> Bindings:
+    """The values each local variable of the function being checked is assigned (for an index's dtype)."""
+
+    def find(name: NameExpr) -> list[Binding] | None:
+        if not isinstance(call.api, TypeChecker) or not isinstance(name.node, Var):
+            return None
+        scope = call.api.scope.current_function() or call.api.tree
+        return local_bindings(scope, name.node)
+
+    return find
+
+
+def _is_int_expr(call: Call, expr: Expression) -> bool:
+    t = call.type_of(expr)
+    return t is not None and _is_int(t) and not _is_bool(t)
+
+
+def _is_bool(t: Type) -> bool:
+    p = get_proper_type(t)
+    if isinstance(p, LiteralType):
+        return isinstance(p.value, bool)
+    return isinstance(p, Instance) and p.type.fullname == _names.BOOL
 
 
 def _bound(call: Call, expr: Expression | None) -> rules.Bound:

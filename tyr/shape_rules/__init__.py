@@ -43,7 +43,7 @@ from tyr.shape_rules.core import (
 )
 from tyr.shape_rules.creation import arange, eye, from_sizes, linspace
 from tyr.shape_rules.gather import gather, index_add, index_copy, index_fill, index_select, scatter, take_along_dim
-from tyr.shape_rules.index import Bound, IndexItem, index, slice_length
+from tyr.shape_rules.index import Bound, IndexItem, TensorIndex, index, slice_length
 from tyr.shape_rules.matmul import (
     T,
     addbmm,
@@ -94,6 +94,7 @@ __all__ = [
     "ShapeRuleError",
     "Size",
     "SizeArg",
+    "TensorIndex",
     "Unknown",
     "Variadic",
     "show",
