@@ -305,6 +305,19 @@ def _floats_of(call: Call, actual: Actual) -> list[float]:
     return out
 
 
+def _pixel_shuffle(call: Call) -> Type:
+    inverse = call.op == "pixel_unshuffle"
+    factor = call.int_arg("downscale_factor" if inverse else "upscale_factor")
+    if not isinstance(factor, int):
+        raise NotKnown
+    return call.tensor(rules.pixel_shuffle(call.tensor_arg("input"), factor, inverse=inverse))
+
+
+def _complex_view(call: Call) -> Type:
+    rule = rules.view_as_complex if call.op == "view_as_complex" else rules.view_as_real
+    return call.tensor(rule(call.tensor_arg("input")))
+
+
 def _optional(call: Call, *names: str) -> MaybeShape:
     """The shape of an optional tensor argument; None when it is not given (or None)."""
     actuals = call.actuals(*names)
@@ -472,6 +485,17 @@ for _method in (
     "index_add",
     "index_copy",
     "index_fill",
+    "flip",
+    "fliplr",
+    "flipud",
+    "roll",
+    "rot90",
+    "movedim",
+    "moveaxis",
+    "narrow",
+    "diagonal",
+    "repeat_interleave",
+    "tile",
     "transpose",
     "swapaxes",
     "swapdims",
@@ -576,3 +600,7 @@ FUNCTIONS[_VF + "triu"] = _tril
 FUNCTIONS[_NN + "pad"] = _pad
 FUNCTIONS[_F + "pad"] = _pad
 FUNCTIONS[_F + "interpolate"] = _interpolate
+FUNCTIONS[_VF + "pixel_shuffle"] = _pixel_shuffle
+FUNCTIONS[_VF + "pixel_unshuffle"] = _pixel_shuffle
+FUNCTIONS[_VF + "view_as_complex"] = _complex_view
+FUNCTIONS[_VF + "view_as_real"] = _complex_view

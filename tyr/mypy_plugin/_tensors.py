@@ -241,6 +241,93 @@ def _index_fill(call: Call, shape: MaybeShape) -> Type:
     return call.tensor(rules.index_fill(shape, _dim(call), call.tensor_arg("index"), op=call.op))
 
 
+def _ints_or_int(call: Call, *names: str, default: object = MISSING) -> int | tuple[int, ...] | object:
+    """An int or a sequence of ints (`dims=(0, 1)`, `movedim(0, -1)`); `default` when not given."""
+    actuals = call.actuals(*names)
+    if not actuals:
+        return default
+    if len(actuals) == 1:
+        value = call.int_of(actuals[0])
+        if value is not None:
+            return value
+    ints = call.ints_arg(*names)
+    if ints is None:
+        raise NotKnown
+    return tuple(ints)
+
+
+def _flip(call: Call, shape: MaybeShape) -> Type:
+    if call.op in ("fliplr", "flipud"):
+        return call.tensor(rules.flip_lr(shape, up_down=call.op == "flipud"))
+    dims = call.ints_arg("dims")
+    if dims is None:
+        raise NotKnown
+    return call.tensor(rules.flip(shape, dims, op=call.op))
+
+
+def _roll(call: Call, shape: MaybeShape) -> Type:
+    shifts = _ints_or_int(call, "shifts")
+    dims = _ints_or_int(call, "dims", default=())
+    return call.tensor(rules.roll(shape, shifts, dims))  # type: ignore[arg-type]
+
+
+def _rot90(call: Call, shape: MaybeShape) -> Type:
+    k = call.int_arg("k", default=1)
+    dims = _ints_or_int(call, "dims", default=(0, 1))
+    if not isinstance(k, int) or not isinstance(dims, tuple):
+        raise NotKnown
+    return call.tensor(rules.rot90(shape, k, dims))
+
+
+def _movedim(call: Call, shape: MaybeShape) -> Type:
+    source = _ints_or_int(call, "source")
+    destination = _ints_or_int(call, "destination")
+    return call.tensor(rules.movedim(shape, source, destination))  # type: ignore[arg-type]
+
+
+def _narrow(call: Call, shape: MaybeShape) -> Type:
+    start, length = call.actuals("start"), call.actuals("length")
+    if not start or not length:
+        raise NotKnown
+    return call.tensor(rules.narrow(shape, _dim(call), call.size_of(start[0]), call.size_of(length[0])))
+
+
+def _diagonal(call: Call, shape: MaybeShape) -> Type:
+    offset = call.int_arg("offset", default=0)
+    dim1 = call.int_arg("dim1", default=0)
+    dim2 = call.int_arg("dim2", default=1)
+    if not (isinstance(offset, int) and isinstance(dim1, int) and isinstance(dim2, int)):
+        raise NotKnown
+    return call.tensor(rules.diagonal(shape, offset, dim1, dim2))
+
+
+def _unfold(call: Call, shape: MaybeShape) -> Type:
+    dim = call.int_arg("dimension")
+    size, step = call.actuals("size"), call.actuals("step")
+    if not isinstance(dim, int) or not size or not step:
+        raise NotKnown
+    return call.tensor(rules.unfold(shape, dim, call.size_of(size[0]), call.size_of(step[0])))
+
+
+def _repeat_interleave(call: Call, shape: MaybeShape) -> Type:
+    repeats = call.actuals("repeats")
+    if not repeats:
+        raise NotKnown
+    dim = call.int_arg("dim", default=None)
+    if dim is not None and not isinstance(dim, int):
+        raise NotKnown
+    output = call.actuals("output_size")
+    output_size = call.size_of(output[0]) if output and not call.is_none(output[0]) else None
+    return call.tensor(rules.repeat_interleave(shape, call.size_of(repeats[0]), dim, output_size))
+
+
+def _tile(call: Call, shape: MaybeShape) -> Type:
+    reps = call.sizes_arg("dims")
+    if reps is None:
+        raise NotKnown
+    return call.tensor(rules.tile(shape, reps))
+
+
 def _view(call: Call, shape: MaybeShape) -> Type:
     if call.given("dtype"):
         return call.default
@@ -650,6 +737,18 @@ METHODS.update(
         "index_copy_": _index_add,
         "index_fill": _index_fill,
         "index_fill_": _index_fill,
+        "flip": _flip,
+        "fliplr": _flip,
+        "flipud": _flip,
+        "roll": _roll,
+        "rot90": _rot90,
+        "movedim": _movedim,
+        "moveaxis": _movedim,
+        "narrow": _narrow,
+        "diagonal": _diagonal,
+        "unfold": _unfold,
+        "repeat_interleave": _repeat_interleave,
+        "tile": _tile,
         "view": _view,
         "reshape": _view,
         "view_as": _as_other(rules.view),

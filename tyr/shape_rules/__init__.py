@@ -78,6 +78,21 @@ from tyr.shape_rules.nn_functional import (
     scaled_dot_product_attention,
     tril,
 )
+from tyr.shape_rules.reorder import (
+    diagonal,
+    flip,
+    flip_lr,
+    movedim,
+    narrow,
+    pixel_shuffle,
+    repeat_interleave,
+    roll,
+    rot90,
+    tile,
+    unfold,
+    view_as_complex,
+    view_as_real,
+)
 from tyr.shape_rules.reduce import along_dim, argmax, max_along, reduce, topk
 from tyr.shape_rules.view import flatten, infer_sizes, repeat, reshape, squeeze, unflatten, unsqueeze, view
 
@@ -134,6 +149,20 @@ __all__ = [
     "unflatten",
     "unsqueeze",
     "view",
+    # moving elements and dims
+    "diagonal",
+    "flip",
+    "flip_lr",
+    "movedim",
+    "narrow",
+    "pixel_shuffle",
+    "repeat_interleave",
+    "roll",
+    "rot90",
+    "tile",
+    "unfold",
+    "view_as_complex",
+    "view_as_real",
     # joining and splitting
     "cat",
     "cat_repeated",
