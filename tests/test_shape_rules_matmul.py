@@ -20,6 +20,7 @@ from tyr.shape_rules import (
     addr,
     baddbmm,
     bmm,
+    cdist,
     dot,
     einsum,
     linear,
@@ -155,6 +156,20 @@ def test_products_added_to_an_input(symbolic: bool, data: st.DataObject) -> None
           warns=("An output with one or more elements was resized",))  # torch's shortcut for an empty matrix
     u, v = data.draw(fitting(sizes, (1, 1)))
     check(addr, lambda i, u, v: torch.addr(tensor(i), tensor(u), tensor(v)), bias[1:], u, v, values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(120), deadline=None)
+@given(data=st.data())
+def test_cdist(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    a, b = data.draw(fitting(sizes, (3, 3)))
+    b = (*b[:-2], b[-1], a[-1]) if len(a) >= 1 and len(b) >= 2 and data.draw(st.booleans()) else b
+    if data.draw(st.booleans()):
+        a = a[data.draw(st.integers(0, len(a))):]
+    if data.draw(st.integers(0, 3)) == 0:
+        a = with_variadic(data, a, values, at=0)
+    check(cdist, lambda a, b: torch.cdist(tensor(a), tensor(b)), a, b, values=values)
 
 
 def test_products_need_exact_ranks() -> None:

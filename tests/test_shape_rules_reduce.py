@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from test_shape_rules_core import check, dim_of, draw_case, examples, shape, shapes_from, tensor, with_variadic
 
 from tyr._symbolic import const, parse
-from tyr.shape_rules import ShapeRuleError, Variadic, along_dim, argmax, max_along, reduce, topk
+from tyr.shape_rules import ShapeRuleError, Variadic, along_dim, argmax, max_along, multinomial, reduce, topk
 
 SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])
 DOF_WARNING = ("degrees of freedom is <= 0",)
@@ -137,3 +137,14 @@ def test_examples() -> None:
     with pytest.raises(ShapeRuleError, match="size 0"):
         argmax(shape("B", 0), 1)
     assert topk(shape("B", "V"), parse("K")) == (shape("B", "K"), shape("B", "K"))
+
+
+@SYMBOLIC
+@settings(max_examples=examples(100), deadline=None)
+@given(data=st.data())
+def test_multinomial(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes, max_rank=3))
+    n = data.draw(st.sampled_from([*sizes, const(0)]))
+    replacement = data.draw(st.booleans())
+    check(multinomial, lambda x, n, r: torch.multinomial(torch.ones(x), n, r), x, n, replacement, values=values)

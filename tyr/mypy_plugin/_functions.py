@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.nodes import ListExpr, TupleExpr
+from mypy.nodes import ARG_POS, ListExpr, TupleExpr
 from mypy.plugin import FunctionContext
 from mypy.types import Type
 
@@ -313,6 +313,102 @@ def _pixel_shuffle(call: Call) -> Type:
     return call.tensor(rules.pixel_shuffle(call.tensor_arg("input"), factor, inverse=inverse))
 
 
+def _adaptive_pool(n: int, kind: str) -> FunctionHandler:
+    def handler(call: Call) -> Type:
+        actuals = call.actuals("output_size")
+        if not actuals:
+            raise NotKnown
+        output: object = call.size_of(actuals[0])
+        if output is None:
+            listed = _sizes_or_keep(call, actuals[0])
+            output = listed if listed is not None else rules.UNKNOWN
+        out = rules.adaptive_pool_nd(call.tensor_arg("input"), output, n=n, kind=kind)  # type: ignore[arg-type]
+        if call.bool_arg("return_indices", default=False):
+            return call.tensors((out, out), call.default)
+        return call.tensor(out)
+
+    return handler
+
+
+def _sizes_or_keep(call: Call, actual: Actual) -> list[Size | rules.Unknown | None] | None:
+    """An `output_size` tuple whose items are sizes, None (keep the input's) or ints of unknown value."""
+    if not isinstance(actual.expr, (TupleExpr, ListExpr)):
+        return None
+    out: list[Size | rules.Unknown | None] = []
+    for item in actual.expr.items:
+        item_type = call.type_of(item)
+        item_actual = Actual(item_type, item, actual.kind) if item_type is not None else None
+        if item_actual is not None and call.is_none(item_actual):
+            out.append(None)
+        else:
+            size = call.size_of(item_actual) if item_actual is not None else None
+            out.append(size if size is not None else rules.UNKNOWN)
+    return out
+
+
+def _patches(call: Call) -> Type:
+    kernel = _int_or_ints(call, "kernel_size", MISSING)
+    if kernel is MISSING:
+        raise NotKnown
+    params = [_int_or_ints(call, name, 1 if name != "padding" else 0) for name in ("dilation", "padding", "stride")]
+    if call.op == "unfold":
+        return call.tensor(rules.unfold_patches(call.tensor_arg("input"), kernel, *params))  # type: ignore[arg-type]
+    output = call.sizes_arg("output_size")
+    if output is None:
+        raise NotKnown
+    return call.tensor(rules.fold_patches(call.tensor_arg("input"), output, kernel, *params))  # type: ignore[arg-type]
+
+
+def _glu(call: Call) -> Type:
+    dim = call.int_arg("dim", default=-1)
+    if not isinstance(dim, int):
+        raise NotKnown
+    return call.tensor(rules.glu(call.tensor_arg("input"), dim))
+
+
+def _distance(call: Call) -> Type:
+    a, b = call.tensor_arg("x1"), call.tensor_arg("x2")
+    if call.op == "cdist":
+        return call.tensor(rules.cdist(a, b))
+    if call.op == "pairwise_distance":
+        return call.tensor(rules.pairwise_distance(a, b, call.bool_arg("keepdim", default=False)))
+    dim = call.int_arg("dim", default=1)
+    if not isinstance(dim, int):
+        raise NotKnown
+    return call.tensor(rules.cosine_similarity(a, b, dim))
+
+
+def _meshgrid(call: Call) -> Type:
+    actuals = call.actuals("tensors")
+    if len(actuals) == 1 and actuals[0].kind == ARG_POS:
+        listed = call.sequence_shapes(actuals[0])
+        shapes = listed if listed is not None else [call.shape_of(actuals[0])]
+    elif any(a.kind != ARG_POS for a in actuals):
+        raise NotKnown
+    else:
+        shapes = [call.shape_of(a) for a in actuals]
+    indexing = call.str_arg("indexing") or "ij"
+    return call.tensors(rules.meshgrid(shapes, indexing), call.default)
+
+
+def _tri_indices(call: Call) -> Type:
+    row, col = call.actuals("row"), call.actuals("col")
+    offset = call.int_arg("offset", default=0)
+    if not row or not col or not isinstance(offset, int):
+        raise NotKnown
+    upper = call.op == "triu_indices"
+    return call.tensor(rules.tri_indices(call.size_of(row[0]), call.size_of(col[0]), offset, upper=upper))
+
+
+def _broadcast(*names: str) -> FunctionHandler:
+    """`torch.polar(abs, angle)`, `torch.complex(real, imag)`: the arguments broadcast together."""
+
+    def handler(call: Call) -> Type:
+        return call.tensor(rules.broadcast_shapes(*(call.tensor_arg(n) for n in names), op=call.op))
+
+    return handler
+
+
 def _complex_view(call: Call) -> Type:
     rule = rules.view_as_complex if call.op == "view_as_complex" else rules.view_as_real
     return call.tensor(rule(call.tensor_arg("input")))
@@ -496,6 +592,14 @@ for _method in (
     "diagonal",
     "repeat_interleave",
     "tile",
+    "clamp",
+    "clip",
+    "clamp_min",
+    "clamp_max",
+    "lerp",
+    "addcmul",
+    "addcdiv",
+    "multinomial",
     "transpose",
     "swapaxes",
     "swapdims",
@@ -604,3 +708,18 @@ FUNCTIONS[_VF + "pixel_shuffle"] = _pixel_shuffle
 FUNCTIONS[_VF + "pixel_unshuffle"] = _pixel_shuffle
 FUNCTIONS[_VF + "view_as_complex"] = _complex_view
 FUNCTIONS[_VF + "view_as_real"] = _complex_view
+FUNCTIONS[_VF + "adaptive_avg_pool1d"] = _adaptive_pool(1, "avg")
+FUNCTIONS[_F + "adaptive_avg_pool2d"] = _adaptive_pool(2, "avg")
+FUNCTIONS[_F + "adaptive_max_pool1d"] = _adaptive_pool(1, "max")
+FUNCTIONS[_F + "adaptive_max_pool2d"] = _adaptive_pool(2, "max")
+FUNCTIONS[_F + "unfold"] = _patches
+FUNCTIONS[_F + "fold"] = _patches
+FUNCTIONS[_F + "glu"] = _glu
+FUNCTIONS[_VF + "cosine_similarity"] = _distance
+FUNCTIONS[_VF + "pairwise_distance"] = _distance
+FUNCTIONS[_TF + "cdist"] = _distance
+FUNCTIONS[_TF + "meshgrid"] = _meshgrid
+FUNCTIONS[_VF + "tril_indices"] = _tri_indices
+FUNCTIONS[_VF + "triu_indices"] = _tri_indices
+FUNCTIONS[_VF + "polar"] = _broadcast("abs", "angle")
+FUNCTIONS[_VF + "complex"] = _broadcast("real", "imag")

@@ -328,6 +328,35 @@ def _tile(call: Call, shape: MaybeShape) -> Type:
     return call.tensor(rules.tile(shape, reps))
 
 
+def _broadcast_with(*names: str) -> Handler:
+    """`x.clamp(min, max)`, `x.lerp(end, weight)`, `x.addcmul(t1, t2)`: the receiver broadcast with each tensor
+    argument among `names` (numbers and None leave the shape alone); in place, they broadcast to the receiver."""
+
+    def handler(call: Call, shape: MaybeShape) -> Type:
+        if not _returns_tensor(call):
+            return call.default
+        others = []
+        for name in names:
+            actuals = call.actuals(name)
+            if actuals and not call.is_none(actuals[0]):
+                others.append(call.shape_of(actuals[0]))
+        if call.op.endswith("_"):
+            for other in others:
+                rules.broadcasts_to(other, shape, op=call.op)
+            return call.tensor(shape)
+        return call.tensor(rules.broadcast_shapes(shape, *others, op=call.op))
+
+    return handler
+
+
+def _multinomial(call: Call, shape: MaybeShape) -> Type:
+    samples = call.actuals("num_samples")
+    if not samples:
+        raise NotKnown
+    replacement = call.bool_arg("replacement", default=False)
+    return call.tensor(rules.multinomial(shape, call.size_of(samples[0]), replacement))
+
+
 def _view(call: Call, shape: MaybeShape) -> Type:
     if call.given("dtype"):
         return call.default
@@ -637,7 +666,7 @@ def _is_int(t: Type) -> bool:
     return isinstance(p, Instance) and (p.type.fullname in (_names.INT, "torch.SymInt") or p.type.has_base(_names.INT))
 
 
-_SAME_SHAPE = ["abs", "absolute", "acos", "arccos", "acosh", "arccosh", "asin", "arcsin", "asinh", "arcsinh", "atan", "arctan", "atanh", "arctanh", "bernoulli", "bfloat16", "bool", "byte", "cauchy_", "ceil", "cfloat", "cdouble", "char", "clamp", "clamp_max", "clamp_min", "clip", "clone", "conj", "contiguous", "cos", "cosh", "cpu", "cuda", "deg2rad", "detach", "digamma", "double", "erf", "erfc", "erfinv", "exp", "exp2", "expm1", "exponential_", "fill_", "fix", "float", "floor", "frac", "geometric_", "half", "i0", "int", "isfinite", "isinf", "isnan", "isneginf", "isposinf", "isreal", "lgamma", "log", "log10", "log1p", "log2", "log_normal_", "logical_not", "logit", "long", "mvlgamma", "nan_to_num", "neg", "negative", "normal_", "pin_memory", "polygamma", "positive", "rad2deg", "random_", "reciprocal", "relu", "requires_grad_", "round", "rsqrt", "sgn", "short", "sigmoid", "sign", "signbit", "sin", "sinc", "sinh", "sqrt", "square", "tan", "tanh", "to", "trunc", "type", "uniform_", "zero_", "__neg__", "__pos__", "__abs__", "__invert__", "bitwise_not", "type_as", "copy_", "detach_", "share_memory_", "float_power_", "nan_to_num_"]
+_SAME_SHAPE = ["abs", "absolute", "acos", "arccos", "acosh", "arccosh", "asin", "arcsin", "asinh", "arcsinh", "atan", "arctan", "atanh", "arctanh", "bernoulli", "bfloat16", "bool", "byte", "cauchy_", "ceil", "cfloat", "cdouble", "char", "clone", "conj", "contiguous", "cos", "cosh", "cpu", "cuda", "deg2rad", "detach", "digamma", "double", "erf", "erfc", "erfinv", "exp", "exp2", "expm1", "exponential_", "fill_", "fix", "float", "floor", "frac", "geometric_", "half", "i0", "int", "isfinite", "isinf", "isnan", "isneginf", "isposinf", "isreal", "lgamma", "log", "log10", "log1p", "log2", "log_normal_", "logical_not", "logit", "long", "mvlgamma", "nan_to_num", "neg", "negative", "normal_", "pin_memory", "polygamma", "positive", "rad2deg", "random_", "reciprocal", "relu", "requires_grad_", "round", "rsqrt", "sgn", "short", "sigmoid", "sign", "signbit", "sin", "sinc", "sinh", "sqrt", "square", "tan", "tanh", "to", "trunc", "type", "uniform_", "zero_", "__neg__", "__pos__", "__abs__", "__invert__", "bitwise_not", "type_as", "copy_", "detach_", "share_memory_", "float_power_", "nan_to_num_"]
 
 _BINARY = ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "floor_divide", "remainder", "fmod", "pow", "float_power", "atan2", "arctan2", "maximum", "minimum", "fmax", "fmin", "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "hypot", "copysign", "xlogy", "heaviside", "nextafter", "ldexp", "bitwise_left_shift", "bitwise_right_shift"]
 
@@ -707,6 +736,16 @@ for _name in _OPERATORS:
         METHODS[_name] = _reflected
     else:
         METHODS[_name] = _binary
+for _name, _args in {
+    "clamp": ("min", "max"),
+    "clip": ("min", "max"),
+    "clamp_min": ("min",),
+    "clamp_max": ("max",),
+    "lerp": ("end", "weight"),
+    "addcmul": ("tensor1", "tensor2"),
+    "addcdiv": ("tensor1", "tensor2"),
+}.items():
+    METHODS[_name] = METHODS[_name + "_"] = _broadcast_with(*_args)
 METHODS.update(
     {
         "__matmul__": _matmul,
@@ -749,6 +788,7 @@ METHODS.update(
         "unfold": _unfold,
         "repeat_interleave": _repeat_interleave,
         "tile": _tile,
+        "multinomial": _multinomial,
         "view": _view,
         "reshape": _view,
         "view_as": _as_other(rules.view),

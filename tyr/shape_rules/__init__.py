@@ -22,11 +22,14 @@ from tyr.shape_rules.conv import (
     IntOrTuple,
     conv_nd,
     conv_output_size,
+    adaptive_pool_nd,
     conv_transpose_nd,
+    fold_patches,
     interpolate,
     pad,
     pool_nd,
     pool_output_size,
+    unfold_patches,
 )
 from tyr.shape_rules.core import (
     UNKNOWN,
@@ -41,7 +44,7 @@ from tyr.shape_rules.core import (
     show,
     show_shape,
 )
-from tyr.shape_rules.creation import arange, eye, from_sizes, linspace
+from tyr.shape_rules.creation import arange, eye, from_sizes, linspace, meshgrid, tri_indices
 from tyr.shape_rules.gather import gather, index_add, index_copy, index_fill, index_select, scatter, take_along_dim
 from tyr.shape_rules.index import Bound, IndexItem, TensorIndex, index, slice_length
 from tyr.shape_rules.matmul import (
@@ -52,6 +55,7 @@ from tyr.shape_rules.matmul import (
     addr,
     baddbmm,
     bmm,
+    cdist,
     dot,
     einsum,
     linear,
@@ -67,13 +71,16 @@ from tyr.shape_rules.matmul import (
 from tyr.shape_rules.nn_functional import (
     Reduction,
     batch_norm,
+    cosine_similarity,
     cross_entropy,
     dropout,
     elementwise_loss,
     embedding,
+    glu,
     group_norm,
     layer_norm,
     one_hot,
+    pairwise_distance,
     rms_norm,
     scaled_dot_product_attention,
     tril,
@@ -93,7 +100,7 @@ from tyr.shape_rules.reorder import (
     view_as_complex,
     view_as_real,
 )
-from tyr.shape_rules.reduce import along_dim, argmax, max_along, reduce, topk
+from tyr.shape_rules.reduce import along_dim, argmax, max_along, multinomial, reduce, topk
 from tyr.shape_rules.view import flatten, infer_sizes, repeat, reshape, squeeze, unflatten, unsqueeze, view
 
 __all__ = [
@@ -129,6 +136,7 @@ __all__ = [
     "addr",
     "baddbmm",
     "bmm",
+    "cdist",
     "dot",
     "einsum",
     "linear",
@@ -175,6 +183,7 @@ __all__ = [
     "along_dim",
     "argmax",
     "max_along",
+    "multinomial",
     "reduce",
     "topk",
     # indexing
@@ -188,22 +197,28 @@ __all__ = [
     "take_along_dim",
     "slice_length",
     # spatial
+    "adaptive_pool_nd",
     "conv_nd",
     "conv_output_size",
     "conv_transpose_nd",
+    "fold_patches",
     "interpolate",
     "pad",
     "pool_nd",
     "pool_output_size",
+    "unfold_patches",
     # nn.functional
     "batch_norm",
+    "cosine_similarity",
     "cross_entropy",
     "dropout",
     "elementwise_loss",
     "embedding",
+    "glu",
     "group_norm",
     "layer_norm",
     "one_hot",
+    "pairwise_distance",
     "rms_norm",
     "scaled_dot_product_attention",
     "tril",
@@ -212,4 +227,6 @@ __all__ = [
     "eye",
     "from_sizes",
     "linspace",
+    "meshgrid",
+    "tri_indices",
 ]

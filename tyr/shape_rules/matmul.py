@@ -189,6 +189,20 @@ def addr(input: MaybeShape, u: MaybeShape, v: MaybeShape, *, op: str = "addr") -
     return _added_to(op, input, None if x is None or y is None else (x[0], y[0]))
 
 
+def cdist(a: MaybeShape, b: MaybeShape) -> MaybeShape:
+    """`torch.cdist(a, b)`: the distances between the rows of `(*A, P, M)` and `(*B, R, M)`, `(*broadcast, P, R)`."""
+    op = "cdist"
+    names = ("x1", "x2")
+    for shape, name in zip((a, b), names):
+        if shape is not None and rank(shape) is not None and len(shape) < 2:
+            raise ShapeRuleError(f"{op}: {name} must have at least 2 dims (rows, columns), not {show_shape(shape)}")
+    if a is None or b is None or _after_variadic(a) < 2 or _after_variadic(b) < 2:
+        return None
+    _check_contraction(op, a, len(a) - 1, b, len(b) - 1, names)
+    batch = broadcast_shapes(a[:-2], b[:-2], op=f"{op} (batch dimensions)", operands=names)
+    return None if batch is None else (*batch, a[-2], b[-2])
+
+
 def linear(input: MaybeShape, weight: MaybeShape, bias: MaybeShape = None, *, has_bias: bool = False) -> MaybeShape:
     """`F.linear(input, weight, bias)`: `input @ weight.T + bias`.
 

@@ -287,7 +287,8 @@ def tile(shape: MaybeShape, reps: Sequence[SizeArg]) -> MaybeShape:
     r = rank(shape)
     if r is None:
         return None  # whether `reps` is padded depends on the Variadic's length
-    return repeat(shape, [const(1)] * (r - len(counts)) + counts)
+    ones: list[Size] = [const(1)] * (r - len(counts))
+    return repeat(shape, ones + counts)
 
 
 def pixel_shuffle(shape: MaybeShape, factor: int, *, inverse: bool = False) -> MaybeShape:
