@@ -16,10 +16,12 @@ from tyr.shape_rules import (
     ShapeRuleError,
     Variadic,
     adaptive_pool_nd,
+    affine_grid,
     conv_nd,
     conv_output_size,
     conv_transpose_nd,
     fold_patches,
+    grid_sample,
     interpolate,
     pad,
     pool_nd,
@@ -261,6 +263,23 @@ def test_unfold_and_fold(symbolic: bool, data: st.DataObject) -> None:
                                                                       blocks)), shapes_from(sizes, max_rank=4)))
     check(lambda c, o: fold_patches(c, o, k, d_, p_, s_), lambda c, o: F.fold(tensor(c), o, k, d_, p_, s_),
           cols, out, values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(120), deadline=None)
+@given(data=st.data())
+def test_grid_sample_and_affine_grid(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    n = data.draw(st.sampled_from([2, 3]))
+    x = data.draw(shapes_from(sizes, min_rank=n + 2, max_rank=n + 2))
+    grid = (x[0], *data.draw(shapes_from(sizes, min_rank=n, max_rank=n)), const(n))
+    if not data.draw(st.integers(0, 3)):
+        grid = data.draw(shapes_from([*sizes, const(2)], min_rank=3, max_rank=5))
+    check(grid_sample, lambda x, g: F.grid_sample(tensor(x), tensor(g), align_corners=False), x, grid,
+          values=values)
+    size = [x[0], x[1], *data.draw(shapes_from(sizes, min_rank=n, max_rank=n))]
+    theta = (x[0], const(n), const(n + 1)) if data.draw(st.integers(0, 3)) else data.draw(shapes_from(sizes))
+    check(affine_grid, lambda t, s: F.affine_grid(tensor(t), s, align_corners=False), theta, size, values=values)
 
 
 def test_sizes_simplify() -> None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.nodes import ARG_POS, ListExpr, TupleExpr
+from mypy.nodes import ARG_POS, Expression, FloatExpr, IntExpr, ListExpr, NameExpr, TupleExpr, UnaryExpr
 from mypy.plugin import FunctionContext
-from mypy.types import Type
+from mypy.types import TupleType, Type, get_proper_type
 
 from tyr import shape_rules as rules
 from tyr.mypy_plugin import _tensors
@@ -409,6 +409,66 @@ def _broadcast(*names: str) -> FunctionHandler:
     return handler
 
 
+def _grid_sample(call: Call) -> Type:
+    return call.tensor(rules.grid_sample(call.tensor_arg("input"), call.tensor_arg("grid")))
+
+
+def _affine_grid(call: Call) -> Type:
+    size = call.sizes_arg("size")
+    if size is None:
+        raise NotKnown
+    return call.tensor(rules.affine_grid(call.tensor_arg("theta"), size))
+
+
+def _literal_data(call: Call) -> Type:
+    """`torch.tensor([[1, 2], [3, 4]])`: the shape of a literal nest of numbers (or of a tuple of ints)."""
+    actuals = call.actuals("data")
+    if not actuals:
+        raise NotKnown
+    expr = actuals[0].expr
+    dims = _nest_shape(expr)
+    if dims is None:
+        t = get_proper_type(actuals[0].type)
+        if isinstance(expr, (ListExpr, TupleExpr)) or not isinstance(t, TupleType):
+            raise NotKnown
+        if not all(call.scope.size_of(i) is not None or _tensors._is_int(i) for i in t.items):
+            raise NotKnown
+        dims = [len(t.items)]  # a tuple of ints (`torch.tensor(x.shape)`)
+    return call.tensor(creation.from_sizes(dims, op=call.op))
+
+
+def _nest_shape(expr: Expression) -> list[int] | None:
+    """The lengths of a rectangular nest of lists/tuples of number literals; None for anything else."""
+    if isinstance(expr, (IntExpr, FloatExpr)) or isinstance(expr, UnaryExpr) and isinstance(
+        expr.expr, (IntExpr, FloatExpr)
+    ):
+        return []
+    if isinstance(expr, NameExpr) and expr.fullname in ("builtins.True", "builtins.False"):
+        return []
+    if not isinstance(expr, (ListExpr, TupleExpr)):
+        return None
+    inner = [_nest_shape(item) for item in expr.items]
+    if any(i is None for i in inner) or any(i != inner[0] for i in inner[1:]):
+        return None
+    return [len(expr.items), *(inner[0] or [])] if inner else [0]
+
+
+def _randperm(call: Call) -> Type:
+    n = call.actuals("n")
+    if not n:
+        raise NotKnown
+    return call.tensor(creation.from_sizes([call.size_of(n[0])], op=call.op))
+
+
+def _same_as(*names: str) -> FunctionHandler:
+    """A function whose result has the shape of its tensor argument named one of `names`."""
+
+    def handler(call: Call) -> Type:
+        return call.tensor(call.tensor_arg(*names))
+
+    return handler
+
+
 def _complex_view(call: Call) -> Type:
     rule = rules.view_as_complex if call.op == "view_as_complex" else rules.view_as_real
     return call.tensor(rule(call.tensor_arg("input")))
@@ -723,3 +783,10 @@ FUNCTIONS[_VF + "tril_indices"] = _tri_indices
 FUNCTIONS[_VF + "triu_indices"] = _tri_indices
 FUNCTIONS[_VF + "polar"] = _broadcast("abs", "angle")
 FUNCTIONS[_VF + "complex"] = _broadcast("real", "imag")
+FUNCTIONS[_F + "grid_sample"] = _grid_sample
+FUNCTIONS[_F + "affine_grid"] = _affine_grid
+FUNCTIONS[_VF + "tensor"] = _literal_data
+FUNCTIONS[_VF + "randperm"] = _randperm
+FUNCTIONS[_F + "gumbel_softmax"] = _same_as("logits")
+FUNCTIONS[_F + "instance_norm"] = _same_as("input")
+FUNCTIONS[_F + "local_response_norm"] = _same_as("input")

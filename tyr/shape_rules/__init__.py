@@ -20,11 +20,13 @@ from tyr.shape_rules.broadcast import broadcast_shapes, broadcast_sizes, broadca
 from tyr.shape_rules.concat import cat, cat_repeated, chunk, split, stack, stack_repeated, unbind
 from tyr.shape_rules.conv import (
     IntOrTuple,
+    adaptive_pool_nd,
+    affine_grid,
     conv_nd,
     conv_output_size,
-    adaptive_pool_nd,
     conv_transpose_nd,
     fold_patches,
+    grid_sample,
     interpolate,
     pad,
     pool_nd,
@@ -198,10 +200,12 @@ __all__ = [
     "slice_length",
     # spatial
     "adaptive_pool_nd",
+    "affine_grid",
     "conv_nd",
     "conv_output_size",
     "conv_transpose_nd",
     "fold_patches",
+    "grid_sample",
     "interpolate",
     "pad",
     "pool_nd",

@@ -531,6 +531,49 @@ def fold_patches(
     return (*batch, None if columns is None else columns // area, *out)
 
 
+def grid_sample(input: MaybeShape, grid: MaybeShape) -> MaybeShape:
+    """`F.grid_sample(input, grid)`: `(N, C, H, W)` sampled at `(N, Ho, Wo, 2)` gives `(N, C, Ho, Wo)`
+    (5-d: `(N, C, D, H, W)` at `(N, Do, Ho, Wo, 3)`).
+
+    The input's spatial dims are non-empty; the batch sizes agree.
+    """
+    op = "grid_sample"
+    for shape, name in ((input, "input"), (grid, "grid")):
+        if shape is not None and rank(shape) is not None and len(shape) not in (4, 5):
+            raise ShapeRuleError(f"{op}: the {name} must be 4-d or 5-d, not {show_shape(shape)}")
+    if input is None or grid is None or rank(input) is None or rank(grid) is None:
+        return None
+    if len(input) != len(grid):
+        raise ShapeRuleError(f"{op}: input {show_shape(input)} and grid {show_shape(grid)} must have one rank")
+    x, g = sizes(input), sizes(grid)
+    if differ(x[0], g[0]):
+        raise ShapeRuleError(f"{op}: the batch sizes differ: input {show_shape(input)}, grid {show_shape(grid)}")
+    if differ(g[-1], const(len(x) - 2)):
+        raise ShapeRuleError(f"{op}: the grid's last dim must be {len(x) - 2} (coordinates), not {show(g[-1])}")
+    if any(const_of(s) == 0 for s in x[2:]):
+        raise ShapeRuleError(f"{op}: the input {show_shape(input)} is empty in a spatial dim")
+    return (x[0], x[1], *g[1:-1])
+
+
+def affine_grid(theta: MaybeShape, size: Sequence[SizeArg]) -> MaybeShape:
+    """`F.affine_grid(theta, size)`: `(N, 2, 3)` and `size=(N, C, H, W)` give `(N, H, W, 2)`;
+    `(N, 3, 4)` and `(N, C, D, H, W)` give `(N, D, H, W, 3)`.  The sizes are positive."""
+    op = "affine_grid"
+    wanted = [as_size(s) for s in size]
+    if len(wanted) not in (4, 5):
+        raise ShapeRuleError(f"{op}: size must have 4 or 5 entries (N, C, *spatial), got {len(wanted)}")
+    if any(_below_one(s) for s in wanted):
+        raise ShapeRuleError(f"{op}: the sizes must be positive, got {show_shape(tuple(wanted))}")
+    n = len(wanted) - 2
+    expected = (wanted[0], const(n), const(n + 1))
+    if theta is not None and rank(theta) is not None:
+        got = sizes(theta)
+        if len(got) != 3 or any(differ(a, b) for a, b in zip(got, expected)):
+            raise ShapeRuleError(f"{op}: theta must be {show_shape(expected)} for size {show_shape(tuple(wanted))}, "
+                                 f"not {show_shape(theta)}")
+    return (wanted[0], *wanted[2:], const(n))
+
+
 # -- padding and resizing ------------------------------------------------------------------------------
 
 
