@@ -127,7 +127,7 @@ def _masks(items: tuple[Any, ...]) -> bool:
 
 
 @SYMBOLIC
-@settings(max_examples=examples(300), deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(data=st.data())
 def test_advanced_index(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)

@@ -116,7 +116,7 @@ def fitting(draw: st.DrawFn, sizes: list[Expr], ranks: tuple[int, ...], vectors:
 
 
 @SYMBOLIC
-@settings(max_examples=examples(150), deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(data=st.data())
 def test_mm_bmm_mv_dot(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
@@ -141,7 +141,7 @@ def test_products_with_a_variadic(data: st.DataObject) -> None:
 
 
 @SYMBOLIC
-@settings(max_examples=examples(150), deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(data=st.data())
 def test_products_added_to_an_input(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
