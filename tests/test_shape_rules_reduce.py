@@ -93,9 +93,11 @@ def test_argmax(symbolic: bool, data: st.DataObject) -> None:
 def test_max_along_a_dim(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
     x = data.draw(shapes_from(sizes))
-    name = data.draw(st.sampled_from(["max", "min", "median"]))
+    name = data.draw(st.sampled_from(["max", "min", "median", "nanmedian", "mode"]))
     check(lambda x, d, k: max_along(x, d, k, op=name), lambda x, d, k: tuple(getattr(tensor(x), name)(d, k)),
           x, dim_of(data, x), data.draw(st.booleans()), values=values)
+    if name in ("median", "nanmedian"):  # of all elements: a 0-d tensor, even of an empty one
+        check(lambda x: reduce(x, None, False, op=name), lambda x: getattr(tensor(x), name)(), x, values=values)
 
 
 @SYMBOLIC

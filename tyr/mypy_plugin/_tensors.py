@@ -466,6 +466,19 @@ def _max_min(call: Call, shape: MaybeShape) -> Type:
     return call.tensor(rules.reduce(shape, None, False, op=call.op, nonempty=True))
 
 
+def _median(call: Call, shape: MaybeShape) -> Type:
+    """`x.median()` (all elements, a 0-d tensor), `x.median(dim)` / `nanmedian` / `mode` (values and indices)."""
+    dim = call.int_arg("dim", default=-1 if call.op == "mode" else None)
+    if dim is None:
+        if not _returns_tensor(call):
+            return call.default
+        return call.tensor(rules.reduce(shape, None, False, op=call.op))
+    if not isinstance(dim, int):
+        raise NotKnown
+    keepdim = call.bool_arg("keepdim", default=False)
+    return call.tensors(rules.max_along(shape, dim, keepdim, op=call.op), call.default)
+
+
 def _argmax(call: Call, shape: MaybeShape) -> Type:
     dim = call.int_arg("dim", default=None)
     keepdim = call.bool_arg("keepdim", default=False)
@@ -789,6 +802,9 @@ METHODS.update(
         "repeat_interleave": _repeat_interleave,
         "tile": _tile,
         "multinomial": _multinomial,
+        "median": _median,
+        "nanmedian": _median,
+        "mode": _median,
         "view": _view,
         "reshape": _view,
         "view_as": _as_other(rules.view),

@@ -707,4 +707,8 @@ def _scaled(size: Size, factor: float) -> Size:
         return const(math.floor(float(size.const_value) * factor))
     if float(factor).is_integer():
         return size * int(factor)
+    # A dyadic factor (0.5, 1.5, 0.25) is exact in floating point: floor(L * m / 2**k) is (m*L) // 2**k.
+    num, den = float(factor).as_integer_ratio()
+    if den & (den - 1) == 0 and den <= 1 << 10:
+        return (size * num) // den
     return None
