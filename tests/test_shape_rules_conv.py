@@ -298,7 +298,8 @@ def test_sizes_simplify() -> None:
         shape("B", 2, "2*H", "2*W")
     assert conv_transpose_nd(shape(Variadic("N"), 4, "H"), shape(4, 2, 3), n=1) == shape(Variadic("N"), 2, "H+2")
     assert interpolate(shape("B", 3, "H", "W"), scale_factor=2.0) == shape("B", 3, "2*H", "2*W")
-    assert interpolate(shape("B", 3, "H", "W"), scale_factor=1.5) == shape("B", 3, None, None)
+    assert interpolate(shape("B", 3, "H", "W"), scale_factor=1.5) == shape("B", 3, "(3*H)//2", "(3*W)//2")  # exact
+    assert interpolate(shape("B", 3, "H", "W"), scale_factor=0.3) == shape("B", 3, None, None)  # 0.3 is inexact
     assert pad(shape("B", "T"), [1, 2]) == shape("B", "T+3")
     assert h == parse("H")
 
