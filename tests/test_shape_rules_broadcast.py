@@ -47,6 +47,34 @@ def test_where(symbolic: bool, data: st.DataObject) -> None:
     check(where, lambda c, a, b: torch.where(tensor(c, torch.bool), tensor(a), tensor(b)), c, a, b, values=values)
 
 
+TERNARY = {
+    "clamp": lambda x, a, b: torch.clamp(x, a, b),
+    "lerp": torch.lerp,
+    "addcmul": torch.addcmul,
+    "addcdiv": torch.addcdiv,
+    "polar": lambda x, a, b: torch.polar(x, a + b),
+    "complex": lambda x, a, b: torch.complex(x, a + b),
+}
+
+
+@SYMBOLIC
+@settings(max_examples=examples(100), deadline=None)
+@given(data=st.data())
+def test_ops_of_several_tensors_broadcast(symbolic: bool, data: st.DataObject) -> None:
+    """clamp with tensor bounds, lerp, addcmul, addcdiv, polar, complex: their operands broadcast together."""
+    sizes, values = draw_case(data, symbolic)
+    x, a, b = (data.draw(shapes_from(sizes, max_rank=3)) for _ in range(3))
+    name = data.draw(st.sampled_from(sorted(TERNARY)))
+    op = TERNARY[name]
+    check(lambda x, a, b: broadcast_shapes(x, a, b), lambda x, a, b: op(tensor(x), tensor(a), tensor(b)), x, a, b,
+          values=values)
+    if name in ("polar", "complex"):
+        return
+    in_place = getattr(torch.Tensor, name + "_")
+    check(lambda x, a: broadcasts_to(a, x), lambda x, a: in_place(tensor(x), tensor(a), tensor(a)), x, a,
+          values=values)
+
+
 @SYMBOLIC
 @settings(max_examples=examples(100), deadline=None)
 @given(data=st.data())

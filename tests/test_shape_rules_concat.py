@@ -138,5 +138,14 @@ def test_examples() -> None:
     assert stack_repeated(shape("B", "D"), None, dim=1) == shape("B", None, "D")  # a list of unknown length
     with pytest.raises(ShapeRuleError, match=r"dimension 1 is D in the tensor at position 0 but E at position 1"):
         cat([shape("B", "D"), shape("B", "E")], dim=0)
+    # ranks that differ for every length of the Variadic
+    with pytest.raises(ShapeRuleError, match="same number of dimensions"):
+        cat([shape(batch, "D"), shape(batch, "D", "D")], dim=-1)
+    with pytest.raises(ShapeRuleError, match="same number of dimensions"):
+        cat([shape("T", "D"), shape(batch, 3, 4, 5)], dim=0)
+    with pytest.raises(ShapeRuleError, match="same shape"):
+        stack([shape(batch, "D"), shape(batch, "D", "D")], dim=0)
+    assert cat([shape("T", "D", "E"), shape(batch, 4, "E")], dim=1) is None  # Batch may be one dim
+    assert cat([shape(batch, "D"), shape(Variadic("Other"), "D", "D")], dim=-1) is None
     with pytest.raises(ShapeRuleError, match="add up to 2\\*C"):
         split(shape("3*C"), [parse("C"), parse("C")])

@@ -15,11 +15,17 @@ from tyr.shape_rules import (
     UNKNOWN,
     ShapeRuleError,
     Variadic,
+    adaptive_pool_nd,
+    affine_grid,
     conv_nd,
+    conv_output_size,
     conv_transpose_nd,
+    fold_patches,
+    grid_sample,
     interpolate,
     pad,
     pool_nd,
+    unfold_patches,
 )
 
 SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])
@@ -213,6 +219,69 @@ def test_interpolate(symbolic: bool, data: st.DataObject) -> None:
           lambda x, s: F.interpolate(tensor(x), size=s, scale_factor=scale, mode=mode), x, size, values=values)
 
 
+ADAPTIVE = {("avg", 1): F.adaptive_avg_pool1d, ("avg", 2): F.adaptive_avg_pool2d, ("max", 1): F.adaptive_max_pool1d,
+            ("max", 2): F.adaptive_max_pool2d}
+
+
+@SYMBOLIC
+@settings(max_examples=examples(200), deadline=None)
+@given(data=st.data())
+def test_adaptive_pool(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    n, kind = data.draw(st.sampled_from([1, 2])), data.draw(st.sampled_from(["avg", "max"]))
+    x = data.draw(shapes_from(sizes, min_rank=max(n - 1, 0), max_rank=n + 3))
+    one = st.sampled_from([*(s for s in sizes if not s.symbols & {"U0", "U1"}), const(1), const(1), const(0)])
+    output = data.draw(st.one_of(one, st.lists(st.one_of(one, st.none()) if n == 2 else one, min_size=n,
+                                                  max_size=n), st.lists(one, max_size=3)))
+    if data.draw(st.integers(0, 4)) == 0:
+        x = with_variadic(data, x, values, at=0)
+    op = ADAPTIVE[kind, n]
+    check(lambda x, o: adaptive_pool_nd(x, o, n=n, kind=kind), lambda x, o: op(tensor(x), o), x, output,
+          values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_unfold_and_fold(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    small = st.integers(1, 3)
+    kernel = data.draw(per_dim(2, st.integers(0, 3)))
+    stride, dilation = data.draw(per_dim(2, small)), data.draw(per_dim(2, small))
+    padding = data.draw(per_dim(2, st.integers(0, 2)))
+    x = data.draw(shapes_from([*sizes, const(4), const(5)], min_rank=2, max_rank=5))
+    check(lambda x: unfold_patches(x, kernel, dilation, padding, stride),
+          lambda x: F.unfold(tensor(x), kernel, dilation, padding, stride), x, values=values)
+    out = data.draw(st.lists(st.sampled_from([*sizes, const(4), const(5)]), min_size=2, max_size=2))
+    k = [data.draw(small), data.draw(small)]
+    s_, d_, p_ = [data.draw(small)] * 2, [data.draw(small)] * 2, [data.draw(st.integers(0, 1))] * 2
+    blocks = const(1)
+    for o, kk, ss, dd, pp in zip(out, k, s_, d_, p_):
+        blocks = blocks * conv_output_size(o, const(kk), ss, pp, dd)
+    channels = data.draw(st.sampled_from(sizes)) * k[0] * k[1]
+    cols = data.draw(st.one_of(st.just((channels, blocks)), st.just((data.draw(st.sampled_from(sizes)), channels,
+                                                                      blocks)), shapes_from(sizes, max_rank=4)))
+    check(lambda c, o: fold_patches(c, o, k, d_, p_, s_), lambda c, o: F.fold(tensor(c), o, k, d_, p_, s_),
+          cols, out, values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(120), deadline=None)
+@given(data=st.data())
+def test_grid_sample_and_affine_grid(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    n = data.draw(st.sampled_from([2, 3]))
+    x = data.draw(shapes_from(sizes, min_rank=n + 2, max_rank=n + 2))
+    grid = (x[0], *data.draw(shapes_from(sizes, min_rank=n, max_rank=n)), const(n))
+    if not data.draw(st.integers(0, 3)):
+        grid = data.draw(shapes_from([*sizes, const(2)], min_rank=3, max_rank=5))
+    check(grid_sample, lambda x, g: F.grid_sample(tensor(x), tensor(g), align_corners=False), x, grid,
+          values=values)
+    size = [x[0], x[1], *data.draw(shapes_from(sizes, min_rank=n, max_rank=n))]
+    theta = (x[0], const(n), const(n + 1)) if data.draw(st.integers(0, 3)) else data.draw(shapes_from(sizes))
+    check(affine_grid, lambda t, s: F.affine_grid(tensor(t), s, align_corners=False), theta, size, values=values)
+
+
 def test_sizes_simplify() -> None:
     h = parse("H")
     x = shape("B", 3, "2*H", "2*W")
@@ -229,7 +298,8 @@ def test_sizes_simplify() -> None:
         shape("B", 2, "2*H", "2*W")
     assert conv_transpose_nd(shape(Variadic("N"), 4, "H"), shape(4, 2, 3), n=1) == shape(Variadic("N"), 2, "H+2")
     assert interpolate(shape("B", 3, "H", "W"), scale_factor=2.0) == shape("B", 3, "2*H", "2*W")
-    assert interpolate(shape("B", 3, "H", "W"), scale_factor=1.5) == shape("B", 3, None, None)
+    assert interpolate(shape("B", 3, "H", "W"), scale_factor=1.5) == shape("B", 3, "(3*H)//2", "(3*W)//2")  # exact
+    assert interpolate(shape("B", 3, "H", "W"), scale_factor=0.3) == shape("B", 3, None, None)  # 0.3 is inexact
     assert pad(shape("B", "T"), [1, 2]) == shape("B", "T+3")
     assert h == parse("H")
 

@@ -8,10 +8,10 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_shape_rules_core import check, draw_case, examples, shape
+from test_shape_rules_core import check, draw_case, examples, shape, shapes_from, tensor
 
 from tyr._symbolic import Expr, const, parse
-from tyr.shape_rules import UNKNOWN, ShapeRuleError, arange, eye, from_sizes, linspace
+from tyr.shape_rules import UNKNOWN, ShapeRuleError, arange, eye, from_sizes, linspace, meshgrid, tri_indices
 
 SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])
 CREATORS: dict[str, Any] = {
@@ -90,3 +90,27 @@ def test_examples() -> None:
     with pytest.raises(ShapeRuleError, match="negative"):
         from_sizes([2, -3])
     assert isinstance(n, Expr)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(100), deadline=None)
+@given(data=st.data())
+def test_meshgrid(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    shapes = data.draw(st.lists(shapes_from(sizes, max_rank=2), min_size=1, max_size=3))
+    indexing = data.draw(st.sampled_from(["ij", "xy"]))
+    check(lambda s: meshgrid(s, indexing), lambda s: torch.meshgrid(*(tensor(x) for x in s), indexing=indexing),
+          shapes, values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(100), deadline=None)
+@given(data=st.data())
+def test_tri_indices(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    row = data.draw(st.sampled_from(sizes))
+    col = data.draw(st.one_of(st.just(row), st.sampled_from(sizes)))
+    offset = data.draw(st.integers(-3, 3))
+    for upper, op in ((False, torch.tril_indices), (True, torch.triu_indices)):
+        check(lambda r, c: tri_indices(r, c, offset, upper=upper), lambda r, c: op(r, c, offset), row, col,
+              values=values)

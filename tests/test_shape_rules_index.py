@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
+import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_shape_rules_core import check, draw_case, examples, shape, shapes_from, tensor, with_variadic
 
 from tyr._symbolic import Expr, const, parse, sym
-from tyr.shape_rules import UNKNOWN, ShapeRuleError, Variadic, index, slice_length
+from tyr.shape_rules import UNKNOWN, ShapeRuleError, TensorIndex, Variadic, index, slice_length
 
 SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])
 UNKNOWN_INT = sym("V0")  # an int the rule is told nothing about (UNKNOWN); torch gets values["V0"]
@@ -24,12 +26,27 @@ def _hide(obj: Any) -> Any:
     return obj
 
 
-def rule(x: Any, items: Any) -> Any:
-    return index(x, [_hide(it) for it in items])
+def rule(x: Any, items: Any, *, hide_dtypes: bool = False) -> Any:
+    return index(x, [_rule_item(it, hide_dtypes) for it in items])
+
+
+def _rule_item(it: Any, hide_dtype: bool) -> Any:
+    """A test's `("tensor", dtype, shape)` item as the rule takes it (`TensorIndex`)."""
+    if isinstance(it, tuple):
+        return TensorIndex(it[2], None if hide_dtype else it[1])
+    return _hide(it)
 
 
 def run(x: tuple[int, ...], items: tuple[Any, ...]) -> Any:
-    return tensor(x)[items]
+    return tensor(x)[tuple(_torch_item(it) for it in items)]
+
+
+def _torch_item(it: Any) -> Any:
+    """Index tensors for torch: integers all 0 (in bounds wherever there is an element), masks all true."""
+    if isinstance(it, tuple):
+        _, dtype, dims = it
+        return torch.zeros(dims, dtype=torch.int64) if dtype == "int" else torch.ones(dims, dtype=torch.bool)
+    return it
 
 
 @st.composite
@@ -47,26 +64,23 @@ def subscript(draw: st.DrawFn, sizes: list[Expr], symbolic: bool) -> tuple[Any, 
     plain = st.one_of(ints, *([st.just(UNKNOWN_INT)] if symbolic else []))
     item = st.one_of(slices, slices, plain, st.none(), st.just(Ellipsis), st.booleans())
     items = draw(st.lists(item, max_size=5))
-    # several `...`s or bools mean odd things in torch: keep them rare
-    if draw(st.integers(0, 9)):
-        seen_ellipsis = seen_bool = False
+    # several `...`s skip dims again in torch, past the end at times: keep them rare
+    if draw(st.integers(0, 5)):
+        seen_ellipsis = False
         kept = []
         for it in items:
             if it is Ellipsis:
                 if seen_ellipsis:
                     continue
                 seen_ellipsis = True
-            if isinstance(it, bool):
-                if seen_bool:
-                    continue
-                seen_bool = True
             kept.append(it)
         items = kept
     return tuple(items)
 
 
 def _odd(items: tuple[Any, ...]) -> bool:
-    return sum(it is Ellipsis for it in items) > 1 or sum(isinstance(it, bool) for it in items) > 1
+    """Several `...`s: the rule gives up when one sends a later item past the last dim."""
+    return sum(it is Ellipsis for it in items) > 1
 
 
 @SYMBOLIC
@@ -91,6 +105,78 @@ def test_index_with_a_variadic(data: st.DataObject) -> None:
     check(rule, run, x, items, values=values)
 
 
+@st.composite
+def with_tensors(draw: st.DrawFn, x: tuple[Any, ...], items: tuple[Any, ...], sizes: list[Expr]) -> tuple[Any, ...]:
+    """`items` with one to three index tensors put in: integer ones of any shape, masks mostly shaped like
+    a run of `x`'s dims."""
+    out = list(items)
+    for _ in range(draw(st.integers(1, 3))):
+        if draw(st.integers(0, 2)):
+            dims = draw(st.one_of(shapes_from(sizes, max_rank=2), shapes_from(sizes, min_rank=1, max_rank=1)))
+            item = ("tensor", "int", dims)
+        else:
+            start = draw(st.integers(0, len(x)))
+            dims = x[start : start + draw(st.integers(0, 2))] if draw(st.integers(0, 3)) else draw(shapes_from(sizes, max_rank=2))
+            item = ("tensor", "bool", tuple(dims))
+        out.insert(draw(st.integers(0, len(out))), item)
+    return tuple(out)
+
+
+def _masks(items: tuple[Any, ...]) -> bool:
+    return any(isinstance(it, tuple) and it[1] == "bool" for it in items)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(200), deadline=None)
+@given(data=st.data())
+def test_advanced_index(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    values["V0"] = data.draw(st.integers(-4, 4))
+    x = data.draw(shapes_from(sizes))
+    items = data.draw(with_tensors(x, data.draw(subscript(sizes, symbolic)), sizes))
+    # how many elements of a mask are true is a value: its count, and whether it broadcasts, are unknown
+    check(rule, run, x, items, values=values, may_give_up=_odd(items), told_less=_masks(items))
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(data=st.data())
+def test_advanced_index_with_a_variadic(data: st.DataObject) -> None:
+    symbolic = data.draw(st.booleans())
+    sizes, values = draw_case(data, symbolic)
+    values["V0"] = data.draw(st.integers(-4, 4))
+    x = data.draw(shapes_from(sizes, max_rank=3))
+    items = data.draw(with_tensors(x, data.draw(subscript(sizes, symbolic)), sizes))
+    x = with_variadic(data, x, values)
+    check(rule, run, x, items, values=values, told_less=_masks(items))
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_index_tensors_of_unknown_dtype(data: st.DataObject) -> None:
+    """Read both ways, an index tensor of unknown dtype gives what each reading allows, and fails only if both do."""
+    sizes, values = draw_case(data, data.draw(st.booleans()))
+    x = data.draw(shapes_from(sizes))
+    items = data.draw(with_tensors(x, data.draw(subscript(sizes, False)), sizes))
+    tensors = [i for i, it in enumerate(items) if isinstance(it, tuple)]
+    readings = []
+    for dtypes in itertools.product(("int", "bool"), repeat=len(tensors)):
+        read = dict(zip(tensors, dtypes))
+        try:
+            readings.append(index(x, [TensorIndex(it[2], read[i]) if i in read else it for i, it in enumerate(items)]))
+        except ShapeRuleError:
+            pass
+    try:
+        got = rule(x, items, hide_dtypes=True)
+    except ShapeRuleError:
+        assert not readings
+        return
+    for reading in readings:
+        if got is None or reading is None:
+            continue
+        assert len(got) == len(reading)
+        assert all(g is None or g == r for g, r in zip(got, reading))
+
+
 def test_examples() -> None:
     batch = Variadic("Batch")
     t, T = parse("t"), parse("T")
@@ -113,3 +199,23 @@ def test_examples() -> None:
         index(shape("B", 3), [0, 0, 0])
     with pytest.raises(ShapeRuleError, match="step must be greater than zero"):
         index(shape("B", 3), [slice(None, None, -1)])
+
+
+def test_advanced_examples() -> None:
+    batch = Variadic("Batch")
+    idx, mask = TensorIndex(shape("K")), TensorIndex(shape("B", "T"), "bool")
+    x = shape("B", "T", "D")
+    assert index(x, [idx]) == shape("K", "T", "D")
+    assert index(x, [slice(None), idx]) == shape("B", "K", "D")
+    assert index(x, [idx, slice(None), idx]) == shape("K", "T")  # separated: to the front
+    assert index(x, [0, slice(None), idx]) == shape("T", "K")  # torch selects first: adjacent
+    assert index(x, [TensorIndex(shape("N", 1)), TensorIndex(shape("M"))]) == shape("N", "M", "D")
+    assert index(x, [mask]) == shape(None, "D")
+    assert index(shape(batch, "T", "D"), [Ellipsis, idx, slice(None)]) == shape(batch, "K", "D")
+    assert index(x, [TensorIndex(shape("B", "T"), None)]) is None  # a mask, or integers: (B, T, T, D)
+    assert index(x, [TensorIndex(shape("B", "T", "D", "E"), None)]) == shape("B", "T", "D", "E", "T", "D")
+    assert index(x, [Ellipsis, 0, Ellipsis]) == shape("B", "T")  # torch accepts several `...`
+    with pytest.raises(ShapeRuleError, match=r"the mask's shape \(T, D\) does not match dims 0 to 1"):
+        index(x, [TensorIndex(shape("T", "D"), "bool")])
+    with pytest.raises(ShapeRuleError, match="does not broadcast"):
+        index(x, [TensorIndex(shape("K")), TensorIndex(shape("N"))])

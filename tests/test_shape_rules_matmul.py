@@ -14,10 +14,20 @@ from tyr.shape_rules import (
     ShapeRuleError,
     T,
     Variadic,
+    addbmm,
+    addmm,
+    addmv,
+    addr,
+    baddbmm,
+    bmm,
+    cdist,
+    dot,
     einsum,
     linear,
     matmul,
+    mm,
     mT,
+    mv,
     outer,
     permute,
     t,
@@ -87,6 +97,90 @@ def test_outer(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
     a, b = data.draw(shapes_from(sizes, max_rank=2)), data.draw(shapes_from(sizes, max_rank=2))
     check(outer, lambda a, b: torch.outer(tensor(a), tensor(b)), a, b, values=values)
+
+
+@st.composite
+def fitting(draw: st.DrawFn, sizes: list[Expr], ranks: tuple[int, ...], vectors: bool = False) -> tuple[Expr, ...]:
+    """Operands for a product `(B, N, K) @ (B, K, M)` (the last `ranks` dims of each), that mostly fit."""
+    b, n, k, m = (draw(st.sampled_from(sizes)) for _ in range(4))
+    full = {3: (b, n, k), 2: (n, k), 1: (k,)}
+    shapes = [full[r] for r in ranks[:1]]
+    second = {3: (b, k, m), 2: (k, m), 1: (k,) if vectors else (m,)}
+    shapes += [second[r] for r in ranks[1:]]
+    out = []
+    for dims in shapes:
+        if not draw(st.integers(0, 4)):
+            dims = draw(shapes_from(sizes, max_rank=4))
+        out.append(tuple(dims))
+    return tuple(out)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(100), deadline=None)
+@given(data=st.data())
+def test_mm_bmm_mv_dot(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    a, b = data.draw(fitting(sizes, (2, 2)))
+    check(mm, lambda a, b: torch.mm(tensor(a), tensor(b)), a, b, values=values)
+    a, b = data.draw(fitting(sizes, (3, 3)))
+    check(bmm, lambda a, b: torch.bmm(tensor(a), tensor(b)), a, b, values=values)
+    a, v = data.draw(fitting(sizes, (2, 1), vectors=True))
+    check(mv, lambda a, v: torch.mv(tensor(a), tensor(v)), a, v, values=values)
+    u, v = data.draw(fitting(sizes, (1, 1), vectors=True))
+    check(dot, lambda u, v: torch.dot(tensor(u), tensor(v)), u, v, values=values)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(data=st.data())
+def test_products_with_a_variadic(data: st.DataObject) -> None:
+    sizes, values = draw_case(data, data.draw(st.booleans()))
+    a, b = data.draw(fitting(sizes, (3, 3)))
+    a = with_variadic(data, a[data.draw(st.integers(0, len(a))):], values)
+    check(bmm, lambda a, b: torch.bmm(tensor(a), tensor(b)), a, b, values=values)
+    check(mm, lambda a, b: torch.mm(tensor(a), tensor(b)), a, b[1:], values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(100), deadline=None)
+@given(data=st.data())
+def test_products_added_to_an_input(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    bias = data.draw(shapes_from(sizes, max_rank=3))
+    a, b = data.draw(fitting(sizes, (2, 2)))
+    check(addmm, lambda i, a, b: torch.addmm(tensor(i), tensor(a), tensor(b)), bias, a, b, values=values)
+    a, b = data.draw(fitting(sizes, (3, 3)))
+    check(baddbmm, lambda i, a, b: torch.baddbmm(tensor(i), tensor(a), tensor(b)), bias, a, b, values=values)
+    check(addbmm, lambda i, a, b: torch.addbmm(tensor(i), tensor(a), tensor(b)), bias[1:], a, b, values=values)
+    a, v = data.draw(fitting(sizes, (2, 1), vectors=True))
+    check(addmv, lambda i, a, v: torch.addmv(tensor(i), tensor(a), tensor(v)), bias[2:], a, v, values=values,
+          warns=("An output with one or more elements was resized",))  # torch's shortcut for an empty matrix
+    u, v = data.draw(fitting(sizes, (1, 1)))
+    check(addr, lambda i, u, v: torch.addr(tensor(i), tensor(u), tensor(v)), bias[1:], u, v, values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(120), deadline=None)
+@given(data=st.data())
+def test_cdist(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    a, b = data.draw(fitting(sizes, (3, 3)))
+    b = (*b[:-2], b[-1], a[-1]) if len(a) >= 1 and len(b) >= 2 and data.draw(st.booleans()) else b
+    if data.draw(st.booleans()):
+        a = a[data.draw(st.integers(0, len(a))):]
+    if data.draw(st.integers(0, 3)) == 0:
+        a = with_variadic(data, a, values, at=0)
+    check(cdist, lambda a, b: torch.cdist(tensor(a), tensor(b)), a, b, values=values)
+
+
+def test_products_need_exact_ranks() -> None:
+    with pytest.raises(ShapeRuleError, match=r"bmm: the second batch must be a batch of matrices \(3-d\), not \(K, M\)"):
+        bmm(shape("B", "N", "K"), shape("K", "M"))
+    with pytest.raises(ShapeRuleError, match="mm: the first matrix must be a matrix"):
+        mm(shape(Variadic("Batch"), "N", "K", "J"), shape("K", "M"))
+    with pytest.raises(ShapeRuleError, match=r"dimension 0 of the first batch \(B\) does not match dimension 0"):
+        bmm(shape("B", "N", "K"), shape(1, "K", "M"))
+    assert baddbmm(shape(1, "M"), shape("B", "N", "K"), shape("B", "K", "M")) == shape("B", "N", "M")
+    assert addmm(shape(None), shape("N", "K"), shape("K", 3)) == shape("N", 3)
 
 
 @SYMBOLIC

@@ -29,13 +29,16 @@ from tyr.shape_rules import (
     ShapeRuleError,
     Variadic,
     batch_norm,
+    cosine_similarity,
     cross_entropy,
     dropout,
     elementwise_loss,
     embedding,
+    glu,
     group_norm,
     layer_norm,
     one_hot,
+    pairwise_distance,
     rms_norm,
     scaled_dot_product_attention,
     tril,
@@ -273,3 +276,20 @@ def test_examples() -> None:
         cross_entropy(shape("N", "V"), shape("M"))
     with pytest.raises(ShapeRuleError, match="the query has D features"):
         scaled_dot_product_attention(shape("T", "D"), shape("S", "E"), shape("S", "E"))
+
+
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_glu_and_distances(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from([*sizes, *(2 * s for s in sizes)]))
+    if data.draw(st.integers(0, 3)) == 0:
+        x = with_variadic(data, x, values)
+    dim = data.draw(st.integers(-4, 3))
+    check(glu, lambda x, d: F.glu(tensor(x), d), x, dim, values=values)
+    y = data.draw(st.one_of(st.just(x), st.just(x[1:]), shapes_from(sizes)))
+    check(cosine_similarity, lambda a, b, d: F.cosine_similarity(tensor(a), tensor(b), d), x, y, dim, values=values)
+    keepdim = data.draw(st.booleans())
+    check(pairwise_distance, lambda a, b, k: F.pairwise_distance(tensor(a), tensor(b), keepdim=k), x, y, keepdim,
+          values=values)

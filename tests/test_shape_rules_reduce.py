@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from test_shape_rules_core import check, dim_of, draw_case, examples, shape, shapes_from, tensor, with_variadic
 
 from tyr._symbolic import const, parse
-from tyr.shape_rules import ShapeRuleError, Variadic, along_dim, argmax, max_along, reduce, topk
+from tyr.shape_rules import ShapeRuleError, Variadic, along_dim, argmax, max_along, multinomial, reduce, topk
 
 SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])
 DOF_WARNING = ("degrees of freedom is <= 0",)
@@ -93,9 +93,11 @@ def test_argmax(symbolic: bool, data: st.DataObject) -> None:
 def test_max_along_a_dim(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
     x = data.draw(shapes_from(sizes))
-    name = data.draw(st.sampled_from(["max", "min", "median"]))
+    name = data.draw(st.sampled_from(["max", "min", "median", "nanmedian", "mode"]))
     check(lambda x, d, k: max_along(x, d, k, op=name), lambda x, d, k: tuple(getattr(tensor(x), name)(d, k)),
           x, dim_of(data, x), data.draw(st.booleans()), values=values)
+    if name in ("median", "nanmedian"):  # of all elements: a 0-d tensor, even of an empty one
+        check(lambda x: reduce(x, None, False, op=name), lambda x: getattr(tensor(x), name)(), x, values=values)
 
 
 @SYMBOLIC
@@ -137,3 +139,14 @@ def test_examples() -> None:
     with pytest.raises(ShapeRuleError, match="size 0"):
         argmax(shape("B", 0), 1)
     assert topk(shape("B", "V"), parse("K")) == (shape("B", "K"), shape("B", "K"))
+
+
+@SYMBOLIC
+@settings(max_examples=examples(100), deadline=None)
+@given(data=st.data())
+def test_multinomial(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes, max_rank=3))
+    n = data.draw(st.sampled_from([*sizes, const(0)]))
+    replacement = data.draw(st.booleans())
+    check(multinomial, lambda x, n, r: torch.multinomial(torch.ones(x), n, r), x, n, replacement, values=values)

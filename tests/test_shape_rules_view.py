@@ -131,6 +131,17 @@ def test_repeat(symbolic: bool, data: st.DataObject) -> None:
     check(repeat, lambda x, c: tensor(x).repeat(c), x, counts, values=values)
 
 
+@SYMBOLIC
+@settings(max_examples=examples(60), deadline=None)
+@given(data=st.data())
+def test_repeat_of_an_unknown_shape(symbolic: bool, data: st.DataObject) -> None:
+    """The result of repeating a tensor whose shape the rule is not told depends only on what it is told."""
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes, max_rank=3))
+    counts = data.draw(st.lists(st.sampled_from([*sizes, const(0), const(-1)]), max_size=5))
+    check(lambda x, c: repeat(None, c), lambda x, c: tensor(x).repeat(c), x, counts, values=values, told_less=True)
+
+
 def test_view_solves_symbolic_sizes() -> None:
     assert view(shape("B*12"), [-1, 3, 4]) == shape("B", 3, 4)
     assert view(shape("B", "T", "C"), [parse("B"), parse("T"), 4, parse("C//4")]) == shape("B", "T", 4, "C//4")

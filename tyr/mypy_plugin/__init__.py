@@ -152,6 +152,8 @@ class TyrPlugin(Plugin):
             return _guarded(_einops.constructor_hook, _returned, fullname=fullname, lookup=self.lookup_info)
         if fullname in _modules.CONSTRUCTORS:
             return _guarded(_modules.constructor_hook, _returned, fullname=fullname, lookup=self.lookup_info)
+        if fullname in _dims.MIN_MAX:
+            return _guarded(_dims.min_max_hook, _returned, fullname=fullname, lookup=self.lookup_info)
         if _top_level(fullname) == "torch":
             return self._settled(_returned)  # no shape rule: a tensor result is of unknown shape
         if _top_level(fullname) in _NO_SHAPES:

@@ -6,16 +6,22 @@ a literal type, which is `Dim[768]`), the result is the `Dim` of the normalised
 expression.  Two plain literals give an int whose last known value is the result
 (as the literal `3072` would), so `4 * 768` is a size where a size is wanted but
 a variable assigned from it is still a plain `int`.  Anything else is mypy's `int`.
+
+`min` and `max` of ints that are sizes (`min(t, self.block_size)`) give the size that is
+provably the least (greatest) of them, as a `Dim`, and a plain `int` when none provably
+is; they never fail on `Dim`s of different sizes.
 """
 
 from __future__ import annotations
 
-from mypy.plugin import MethodContext
+from mypy.nodes import ARG_POS
+from mypy.plugin import FunctionContext, MethodContext
 from mypy.types import Instance, LiteralType, Type, get_proper_type
 
 from tyr._symbolic import Expr
 from tyr.mypy_plugin import _names
 from tyr.mypy_plugin._types import Lookup, Scope
+from tyr.shape_rules.core import lower_bound
 
 OPERATORS = frozenset(
     {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__floordiv__", "__rfloordiv__", "__neg__"}
@@ -70,3 +76,47 @@ def _result(scope: Scope, value: Expr, dim: bool, default: Type) -> Type:
         return scope.dim_value_type(value)
     constant = value.const_value
     return scope.int_value(constant) if constant is not None else default
+
+
+# -- min and max ------------------------------------------------------------------------------------
+
+MIN_MAX = frozenset({"builtins.min", "builtins.max"})
+
+
+def _is_int(t: Type) -> bool:
+    p = get_proper_type(t)
+    if isinstance(p, LiteralType):
+        return isinstance(p.value, int) and not isinstance(p.value, bool) and p.fallback.type.fullname == _names.INT
+    return isinstance(p, Instance) and p.type.fullname in (_names.INT, _names.DIM)
+
+
+def extreme(values: list[Expr], largest: bool) -> Expr | None:
+    """The one of `values` that is provably the least (`largest`: the greatest) of them all, else None."""
+    for candidate in values:
+        if all(_at_most(candidate, other) if not largest else _at_most(other, candidate) for other in values):
+            return candidate
+    return None
+
+
+def _at_most(a: Expr, b: Expr) -> bool:
+    low = lower_bound(b - a)
+    return low is not None and low >= 0
+
+
+def min_max_hook(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Type:
+    """`min(a, b, ...)` / `max(a, b, ...)` of ints that are sizes: the extreme size, or `int`."""
+    arg_types = [t for types in ctx.arg_types for t in types]
+    kinds = [k for ks in ctx.arg_kinds for k in ks]
+    if len(arg_types) < 2 or any(k != ARG_POS for k in kinds) or not all(map(_is_int, arg_types)):
+        return ctx.default_return_type
+    scope = Scope(lookup)
+    int_type = scope.instance(_names.INT)
+    sizes = [scope.size_of(t) for t in arg_types]
+    known = [s for s in sizes if s is not None]
+    found = extreme(known, fullname == "builtins.max") if len(known) == len(sizes) else None
+    if found is None:
+        return int_type
+    if any(_is_dim(t) for t in arg_types):
+        return scope.dim_value_type(found)
+    constant = found.const_value
+    return scope.int_value(constant) if constant is not None else int_type

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from mypy.nodes import ARG_POS, Expression, FloatExpr, IntExpr, ListExpr, NameExpr, TupleExpr, UnaryExpr
 from mypy.plugin import FunctionContext
-from mypy.types import Type
+from mypy.types import TupleType, Type, get_proper_type
 
 from tyr import shape_rules as rules
 from tyr.mypy_plugin import _tensors
@@ -285,9 +286,192 @@ def _interpolate(call: Call) -> Type:
     if scale and not call.is_none(scale[0]):
         factor = call.float_of(scale[0])
         if factor is None:
-            raise NotKnown
+            factor = _floats_of(call, scale[0])
     mode = call.str_arg("mode") or "nearest"
     return call.tensor(rules.interpolate(shape, size, factor, mode))
+
+
+def _floats_of(call: Call, actual: Actual) -> list[float]:
+    """The numbers in a literal tuple or list argument (`scale_factor=(2, 1.5)`)."""
+    if not isinstance(actual.expr, (TupleExpr, ListExpr)):
+        raise NotKnown
+    out = []
+    for item in actual.expr.items:
+        item_type = call.type_of(item)
+        value = None if item_type is None else call.float_of(Actual(item_type, item, actual.kind))
+        if value is None:
+            raise NotKnown
+        out.append(value)
+    return out
+
+
+def _pixel_shuffle(call: Call) -> Type:
+    inverse = call.op == "pixel_unshuffle"
+    factor = call.int_arg("downscale_factor" if inverse else "upscale_factor")
+    if not isinstance(factor, int):
+        raise NotKnown
+    return call.tensor(rules.pixel_shuffle(call.tensor_arg("input"), factor, inverse=inverse))
+
+
+def _adaptive_pool(n: int, kind: str) -> FunctionHandler:
+    def handler(call: Call) -> Type:
+        actuals = call.actuals("output_size")
+        if not actuals:
+            raise NotKnown
+        output: object = call.size_of(actuals[0])
+        if output is None:
+            listed = _sizes_or_keep(call, actuals[0])
+            output = listed if listed is not None else rules.UNKNOWN
+        out = rules.adaptive_pool_nd(call.tensor_arg("input"), output, n=n, kind=kind)  # type: ignore[arg-type]
+        if call.bool_arg("return_indices", default=False):
+            return call.tensors((out, out), call.default)
+        return call.tensor(out)
+
+    return handler
+
+
+def _sizes_or_keep(call: Call, actual: Actual) -> list[Size | rules.Unknown | None] | None:
+    """An `output_size` tuple whose items are sizes, None (keep the input's) or ints of unknown value."""
+    if not isinstance(actual.expr, (TupleExpr, ListExpr)):
+        return None
+    out: list[Size | rules.Unknown | None] = []
+    for item in actual.expr.items:
+        item_type = call.type_of(item)
+        item_actual = Actual(item_type, item, actual.kind) if item_type is not None else None
+        if item_actual is not None and call.is_none(item_actual):
+            out.append(None)
+        else:
+            size = call.size_of(item_actual) if item_actual is not None else None
+            out.append(size if size is not None else rules.UNKNOWN)
+    return out
+
+
+def _patches(call: Call) -> Type:
+    kernel = _int_or_ints(call, "kernel_size", MISSING)
+    if kernel is MISSING:
+        raise NotKnown
+    params = [_int_or_ints(call, name, 1 if name != "padding" else 0) for name in ("dilation", "padding", "stride")]
+    if call.op == "unfold":
+        return call.tensor(rules.unfold_patches(call.tensor_arg("input"), kernel, *params))  # type: ignore[arg-type]
+    output = call.sizes_arg("output_size")
+    if output is None:
+        raise NotKnown
+    return call.tensor(rules.fold_patches(call.tensor_arg("input"), output, kernel, *params))  # type: ignore[arg-type]
+
+
+def _glu(call: Call) -> Type:
+    dim = call.int_arg("dim", default=-1)
+    if not isinstance(dim, int):
+        raise NotKnown
+    return call.tensor(rules.glu(call.tensor_arg("input"), dim))
+
+
+def _distance(call: Call) -> Type:
+    a, b = call.tensor_arg("x1"), call.tensor_arg("x2")
+    if call.op == "cdist":
+        return call.tensor(rules.cdist(a, b))
+    if call.op == "pairwise_distance":
+        return call.tensor(rules.pairwise_distance(a, b, call.bool_arg("keepdim", default=False)))
+    dim = call.int_arg("dim", default=1)
+    if not isinstance(dim, int):
+        raise NotKnown
+    return call.tensor(rules.cosine_similarity(a, b, dim))
+
+
+def _meshgrid(call: Call) -> Type:
+    actuals = call.actuals("tensors")
+    if len(actuals) == 1 and actuals[0].kind == ARG_POS:
+        listed = call.sequence_shapes(actuals[0])
+        shapes = listed if listed is not None else [call.shape_of(actuals[0])]
+    elif any(a.kind != ARG_POS for a in actuals):
+        raise NotKnown
+    else:
+        shapes = [call.shape_of(a) for a in actuals]
+    indexing = call.str_arg("indexing") or "ij"
+    return call.tensors(rules.meshgrid(shapes, indexing), call.default)
+
+
+def _tri_indices(call: Call) -> Type:
+    row, col = call.actuals("row"), call.actuals("col")
+    offset = call.int_arg("offset", default=0)
+    if not row or not col or not isinstance(offset, int):
+        raise NotKnown
+    upper = call.op == "triu_indices"
+    return call.tensor(rules.tri_indices(call.size_of(row[0]), call.size_of(col[0]), offset, upper=upper))
+
+
+def _broadcast(*names: str) -> FunctionHandler:
+    """`torch.polar(abs, angle)`, `torch.complex(real, imag)`: the arguments broadcast together."""
+
+    def handler(call: Call) -> Type:
+        return call.tensor(rules.broadcast_shapes(*(call.tensor_arg(n) for n in names), op=call.op))
+
+    return handler
+
+
+def _grid_sample(call: Call) -> Type:
+    return call.tensor(rules.grid_sample(call.tensor_arg("input"), call.tensor_arg("grid")))
+
+
+def _affine_grid(call: Call) -> Type:
+    size = call.sizes_arg("size")
+    if size is None:
+        raise NotKnown
+    return call.tensor(rules.affine_grid(call.tensor_arg("theta"), size))
+
+
+def _literal_data(call: Call) -> Type:
+    """`torch.tensor([[1, 2], [3, 4]])`: the shape of a literal nest of numbers (or of a tuple of ints)."""
+    actuals = call.actuals("data")
+    if not actuals:
+        raise NotKnown
+    expr = actuals[0].expr
+    dims = _nest_shape(expr)
+    if dims is None:
+        t = get_proper_type(actuals[0].type)
+        if isinstance(expr, (ListExpr, TupleExpr)) or not isinstance(t, TupleType):
+            raise NotKnown
+        if not all(call.scope.size_of(i) is not None or _tensors._is_int(i) for i in t.items):
+            raise NotKnown
+        dims = [len(t.items)]  # a tuple of ints (`torch.tensor(x.shape)`)
+    return call.tensor(creation.from_sizes(dims, op=call.op))
+
+
+def _nest_shape(expr: Expression) -> list[int] | None:
+    """The lengths of a rectangular nest of lists/tuples of number literals; None for anything else."""
+    if isinstance(expr, (IntExpr, FloatExpr)) or isinstance(expr, UnaryExpr) and isinstance(
+        expr.expr, (IntExpr, FloatExpr)
+    ):
+        return []
+    if isinstance(expr, NameExpr) and expr.fullname in ("builtins.True", "builtins.False"):
+        return []
+    if not isinstance(expr, (ListExpr, TupleExpr)):
+        return None
+    inner = [_nest_shape(item) for item in expr.items]
+    if any(i is None for i in inner) or any(i != inner[0] for i in inner[1:]):
+        return None
+    return [len(expr.items), *(inner[0] or [])] if inner else [0]
+
+
+def _randperm(call: Call) -> Type:
+    n = call.actuals("n")
+    if not n:
+        raise NotKnown
+    return call.tensor(creation.from_sizes([call.size_of(n[0])], op=call.op))
+
+
+def _same_as(*names: str) -> FunctionHandler:
+    """A function whose result has the shape of its tensor argument named one of `names`."""
+
+    def handler(call: Call) -> Type:
+        return call.tensor(call.tensor_arg(*names))
+
+    return handler
+
+
+def _complex_view(call: Call) -> Type:
+    rule = rules.view_as_complex if call.op == "view_as_complex" else rules.view_as_real
+    return call.tensor(rule(call.tensor_arg("input")))
 
 
 def _optional(call: Call, *names: str) -> MaybeShape:
@@ -440,6 +624,45 @@ for _method in (
     "matmul",
     "mm",
     "bmm",
+    "mv",
+    "dot",
+    "vdot",
+    "addmm",
+    "baddbmm",
+    "addbmm",
+    "addmv",
+    "addr",
+    "gather",
+    "take_along_dim",
+    "index_select",
+    "scatter",
+    "scatter_add",
+    "scatter_reduce",
+    "index_add",
+    "index_copy",
+    "index_fill",
+    "flip",
+    "fliplr",
+    "flipud",
+    "roll",
+    "rot90",
+    "movedim",
+    "moveaxis",
+    "narrow",
+    "diagonal",
+    "repeat_interleave",
+    "tile",
+    "clamp",
+    "clip",
+    "clamp_min",
+    "clamp_max",
+    "lerp",
+    "addcmul",
+    "addcdiv",
+    "multinomial",
+    "median",
+    "nanmedian",
+    "mode",
     "transpose",
     "swapaxes",
     "swapdims",
@@ -544,3 +767,29 @@ FUNCTIONS[_VF + "triu"] = _tril
 FUNCTIONS[_NN + "pad"] = _pad
 FUNCTIONS[_F + "pad"] = _pad
 FUNCTIONS[_F + "interpolate"] = _interpolate
+FUNCTIONS[_VF + "pixel_shuffle"] = _pixel_shuffle
+FUNCTIONS[_VF + "pixel_unshuffle"] = _pixel_shuffle
+FUNCTIONS[_VF + "view_as_complex"] = _complex_view
+FUNCTIONS[_VF + "view_as_real"] = _complex_view
+FUNCTIONS[_VF + "adaptive_avg_pool1d"] = _adaptive_pool(1, "avg")
+FUNCTIONS[_F + "adaptive_avg_pool2d"] = _adaptive_pool(2, "avg")
+FUNCTIONS[_F + "adaptive_max_pool1d"] = _adaptive_pool(1, "max")
+FUNCTIONS[_F + "adaptive_max_pool2d"] = _adaptive_pool(2, "max")
+FUNCTIONS[_F + "unfold"] = _patches
+FUNCTIONS[_F + "fold"] = _patches
+FUNCTIONS[_F + "glu"] = _glu
+FUNCTIONS[_VF + "cosine_similarity"] = _distance
+FUNCTIONS[_VF + "pairwise_distance"] = _distance
+FUNCTIONS[_TF + "cdist"] = _distance
+FUNCTIONS[_TF + "meshgrid"] = _meshgrid
+FUNCTIONS[_VF + "tril_indices"] = _tri_indices
+FUNCTIONS[_VF + "triu_indices"] = _tri_indices
+FUNCTIONS[_VF + "polar"] = _broadcast("abs", "angle")
+FUNCTIONS[_VF + "complex"] = _broadcast("real", "imag")
+FUNCTIONS[_F + "grid_sample"] = _grid_sample
+FUNCTIONS[_F + "affine_grid"] = _affine_grid
+FUNCTIONS[_VF + "tensor"] = _literal_data
+FUNCTIONS[_VF + "randperm"] = _randperm
+FUNCTIONS[_F + "gumbel_softmax"] = _same_as("logits")
+FUNCTIONS[_F + "instance_norm"] = _same_as("input")
+FUNCTIONS[_F + "local_response_norm"] = _same_as("input")

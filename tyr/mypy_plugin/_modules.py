@@ -541,6 +541,44 @@ def _avg_pool_forward(n: int) -> Forward:
     return forward
 
 
+def _adaptive_pool_forward(n: int, kind: str) -> Forward:
+    def forward(module: Module, inputs: Sequence[Type]) -> Type:
+        output = module.static(0)
+        out = rules.adaptive_pool_nd(_input(module, inputs), output, n=n, kind=kind)  # type: ignore[arg-type]
+        if kind == "max" and _flag(module.static(1)):
+            return TupleType(
+                [module.scope.tensor_type(out)] * 2, module.scope.instance(_names.TUPLE, [module.scope.tensor_type(None)])
+            )
+        return module.scope.tensor_type(out)
+
+    return forward
+
+
+def _pixel_shuffle_forward(inverse: bool) -> Forward:
+    def forward(module: Module, inputs: Sequence[Type]) -> Type:
+        factor = module.static(0)
+        if type(factor) is not int:
+            raise NotKnown
+        return module.scope.tensor_type(rules.pixel_shuffle(_input(module, inputs), factor, inverse=inverse))
+
+    return forward
+
+
+def _upsample_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    size, scale, mode = module.static(0), module.static(1), module.static(2)
+    if not isinstance(mode, str) or size is None and scale is None:
+        raise NotKnown
+    if scale is not None:
+        if not (type(scale) is int or isinstance(scale, tuple) and all(type(f) is int for f in scale)):
+            raise NotKnown
+        factor = [float(f) for f in scale] if isinstance(scale, tuple) else float(scale)
+        if not factor:
+            raise NotKnown  # torch drops a scale factor of 0
+        return module.scope.tensor_type(rules.interpolate(_input(module, inputs), None, factor, mode))
+    listed = list(size) if isinstance(size, tuple) else size
+    return module.scope.tensor_type(rules.interpolate(_input(module, inputs), listed, None, mode))  # type: ignore[arg-type]
+
+
 def _flag(value: object) -> bool:
     if not isinstance(value, bool):
         raise NotKnown
@@ -659,6 +697,19 @@ _POOL_AVG = (
 for _n in (1, 2, 3):
     SPECS[f"{_NN}pooling.MaxPool{_n}d"] = Spec(_POOL_MAX, _max_pool_forward(_n))
     SPECS[f"{_NN}pooling.AvgPool{_n}d"] = Spec(_POOL_AVG, _avg_pool_forward(_n))
+for _n in (1, 2):
+    SPECS[f"{_NN}pooling.AdaptiveAvgPool{_n}d"] = Spec((_static("output_size"),), _adaptive_pool_forward(_n, "avg"))
+    SPECS[f"{_NN}pooling.AdaptiveMaxPool{_n}d"] = Spec(
+        (_static("output_size"), _static("return_indices", default=False)), _adaptive_pool_forward(_n, "max")
+    )
+SPECS[_NN + "pixelshuffle.PixelShuffle"] = Spec((_static("upscale_factor"),), _pixel_shuffle_forward(False))
+SPECS[_NN + "pixelshuffle.PixelUnshuffle"] = Spec((_static("downscale_factor"),), _pixel_shuffle_forward(True))
+_UPSAMPLE = (_static("size", default=None), _static("scale_factor", default=None))
+SPECS[_NN + "upsampling.Upsample"] = Spec((*_UPSAMPLE, _static("mode", default="nearest")), _upsample_forward)
+SPECS[_NN + "upsampling.UpsamplingNearest2d"] = Spec((*_UPSAMPLE, _static("mode", default="nearest")), _upsample_forward)
+SPECS[_NN + "upsampling.UpsamplingBilinear2d"] = Spec(
+    (*_UPSAMPLE, _static("mode", default="bilinear")), _upsample_forward
+)
 
 CONSTRUCTORS = frozenset(name for name in SPECS if not name.rpartition(".")[2].startswith("_"))
 

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.nodes import ARG_POS, EllipsisExpr, Expression, NameExpr, SliceExpr, TupleExpr
+from mypy.checker import TypeChecker
+from mypy.nodes import ARG_POS, EllipsisExpr, Expression, ListExpr, NameExpr, SliceExpr, StarExpr, TupleExpr, Var
 from mypy.plugin import AttributeContext, MethodContext
-from mypy.types import AnyType, Instance, TupleType, Type, UnionType, get_proper_type
+from mypy.types import AnyType, Instance, LiteralType, TupleType, Type, UnionType, get_proper_type
 
 from tyr import shape_rules as rules
+from tyr._symbolic import const
 from tyr.mypy_plugin import _names
 from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
+from tyr.mypy_plugin._dtypes import Binding, Bindings, index_dtype, local_bindings
 from tyr.mypy_plugin._errors import SHAPE
 from tyr.mypy_plugin._types import Lookup, NotATensor, Scope
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Variadic, creation
@@ -179,6 +182,181 @@ def _rmatmul(call: Call, shape: MaybeShape) -> Type:
     return call.tensor(rules.matmul(_other(call), shape, op=call.op))
 
 
+def _product(rule: Callable[..., MaybeShape], *names: str) -> Handler:
+    """`x.mm(y)`, `x.bmm(y)`, `x.mv(v)`, `x.dot(y)`: the receiver and one tensor argument."""
+
+    def handler(call: Call, shape: MaybeShape) -> Type:
+        return call.tensor(rule(shape, call.tensor_arg(*names), op=call.op))
+
+    return handler
+
+
+def _add_product(rule: Callable[..., MaybeShape], first: tuple[str, ...], second: tuple[str, ...]) -> Handler:
+    """`x.addmm(a, b)`, `x.baddbmm(a, b)`, ...: the receiver plus a product of two tensor arguments."""
+
+    def handler(call: Call, shape: MaybeShape) -> Type:
+        return call.tensor(rule(shape, call.tensor_arg(*first), call.tensor_arg(*second), op=call.op))
+
+    return handler
+
+
+def _dim(call: Call) -> int:
+    dim = call.int_arg("dim")
+    if not isinstance(dim, int):
+        raise NotKnown
+    return dim
+
+
+def _gather(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(rules.gather(shape, _dim(call), call.tensor_arg("index"), op=call.op))
+
+
+def _take_along_dim(call: Call, shape: MaybeShape) -> Type:
+    dim = call.int_arg("dim", default=None)
+    if dim is not None and not isinstance(dim, int):
+        raise NotKnown
+    return call.tensor(rules.take_along_dim(shape, call.tensor_arg("indices"), dim))
+
+
+def _index_select(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(rules.index_select(shape, _dim(call), call.tensor_arg("index"), op=call.op))
+
+
+def _scatter(call: Call, shape: MaybeShape) -> Type:
+    """`scatter(dim, index, src)` / `(dim, index, value)`, `scatter_add`, `scatter_reduce` (and in place)."""
+    dim, index = _dim(call), call.tensor_arg("index")
+    if call.given("src"):
+        out = rules.scatter(shape, dim, index, call.tensor_arg("src"), op=call.op)
+    else:
+        out = rules.scatter(shape, dim, index, src_is_tensor=False, op=call.op)
+    return call.tensor(out)
+
+
+def _index_add(call: Call, shape: MaybeShape) -> Type:
+    rule = rules.index_copy if call.op.startswith("index_copy") else rules.index_add
+    return call.tensor(rule(shape, _dim(call), call.tensor_arg("index"), call.tensor_arg("source"), op=call.op))
+
+
+def _index_fill(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(rules.index_fill(shape, _dim(call), call.tensor_arg("index"), op=call.op))
+
+
+def _ints_or_int(call: Call, *names: str, default: object = MISSING) -> int | tuple[int, ...] | object:
+    """An int or a sequence of ints (`dims=(0, 1)`, `movedim(0, -1)`); `default` when not given."""
+    actuals = call.actuals(*names)
+    if not actuals:
+        return default
+    if len(actuals) == 1:
+        value = call.int_of(actuals[0])
+        if value is not None:
+            return value
+    ints = call.ints_arg(*names)
+    if ints is None:
+        raise NotKnown
+    return tuple(ints)
+
+
+def _flip(call: Call, shape: MaybeShape) -> Type:
+    if call.op in ("fliplr", "flipud"):
+        return call.tensor(rules.flip_lr(shape, up_down=call.op == "flipud"))
+    dims = call.ints_arg("dims")
+    if dims is None:
+        raise NotKnown
+    return call.tensor(rules.flip(shape, dims, op=call.op))
+
+
+def _roll(call: Call, shape: MaybeShape) -> Type:
+    shifts = _ints_or_int(call, "shifts")
+    dims = _ints_or_int(call, "dims", default=())
+    return call.tensor(rules.roll(shape, shifts, dims))  # type: ignore[arg-type]
+
+
+def _rot90(call: Call, shape: MaybeShape) -> Type:
+    k = call.int_arg("k", default=1)
+    dims = _ints_or_int(call, "dims", default=(0, 1))
+    if not isinstance(k, int) or not isinstance(dims, tuple):
+        raise NotKnown
+    return call.tensor(rules.rot90(shape, k, dims))
+
+
+def _movedim(call: Call, shape: MaybeShape) -> Type:
+    source = _ints_or_int(call, "source")
+    destination = _ints_or_int(call, "destination")
+    return call.tensor(rules.movedim(shape, source, destination))  # type: ignore[arg-type]
+
+
+def _narrow(call: Call, shape: MaybeShape) -> Type:
+    start, length = call.actuals("start"), call.actuals("length")
+    if not start or not length:
+        raise NotKnown
+    return call.tensor(rules.narrow(shape, _dim(call), call.size_of(start[0]), call.size_of(length[0])))
+
+
+def _diagonal(call: Call, shape: MaybeShape) -> Type:
+    offset = call.int_arg("offset", default=0)
+    dim1 = call.int_arg("dim1", default=0)
+    dim2 = call.int_arg("dim2", default=1)
+    if not (isinstance(offset, int) and isinstance(dim1, int) and isinstance(dim2, int)):
+        raise NotKnown
+    return call.tensor(rules.diagonal(shape, offset, dim1, dim2))
+
+
+def _unfold(call: Call, shape: MaybeShape) -> Type:
+    dim = call.int_arg("dimension")
+    size, step = call.actuals("size"), call.actuals("step")
+    if not isinstance(dim, int) or not size or not step:
+        raise NotKnown
+    return call.tensor(rules.unfold(shape, dim, call.size_of(size[0]), call.size_of(step[0])))
+
+
+def _repeat_interleave(call: Call, shape: MaybeShape) -> Type:
+    repeats = call.actuals("repeats")
+    if not repeats:
+        raise NotKnown
+    dim = call.int_arg("dim", default=None)
+    if dim is not None and not isinstance(dim, int):
+        raise NotKnown
+    output = call.actuals("output_size")
+    output_size = call.size_of(output[0]) if output and not call.is_none(output[0]) else None
+    return call.tensor(rules.repeat_interleave(shape, call.size_of(repeats[0]), dim, output_size))
+
+
+def _tile(call: Call, shape: MaybeShape) -> Type:
+    reps = call.sizes_arg("dims")
+    if reps is None:
+        raise NotKnown
+    return call.tensor(rules.tile(shape, reps))
+
+
+def _broadcast_with(*names: str) -> Handler:
+    """`x.clamp(min, max)`, `x.lerp(end, weight)`, `x.addcmul(t1, t2)`: the receiver broadcast with each tensor
+    argument among `names` (numbers and None leave the shape alone); in place, they broadcast to the receiver."""
+
+    def handler(call: Call, shape: MaybeShape) -> Type:
+        if not _returns_tensor(call):
+            return call.default
+        others = []
+        for name in names:
+            actuals = call.actuals(name)
+            if actuals and not call.is_none(actuals[0]):
+                others.append(call.shape_of(actuals[0]))
+        if call.op.endswith("_"):
+            for other in others:
+                rules.broadcasts_to(other, shape, op=call.op)
+            return call.tensor(shape)
+        return call.tensor(rules.broadcast_shapes(shape, *others, op=call.op))
+
+    return handler
+
+
+def _multinomial(call: Call, shape: MaybeShape) -> Type:
+    samples = call.actuals("num_samples")
+    if not samples:
+        raise NotKnown
+    replacement = call.bool_arg("replacement", default=False)
+    return call.tensor(rules.multinomial(shape, call.size_of(samples[0]), replacement))
+
+
 def _view(call: Call, shape: MaybeShape) -> Type:
     if call.given("dtype"):
         return call.default
@@ -286,6 +464,19 @@ def _max_min(call: Call, shape: MaybeShape) -> Type:
     if not _returns_tensor(call):
         return call.default
     return call.tensor(rules.reduce(shape, None, False, op=call.op, nonempty=True))
+
+
+def _median(call: Call, shape: MaybeShape) -> Type:
+    """`x.median()` (all elements, a 0-d tensor), `x.median(dim)` / `nanmedian` / `mode` (values and indices)."""
+    dim = call.int_arg("dim", default=-1 if call.op == "mode" else None)
+    if dim is None:
+        if not _returns_tensor(call):
+            return call.default
+        return call.tensor(rules.reduce(shape, None, False, op=call.op))
+    if not isinstance(dim, int):
+        raise NotKnown
+    keepdim = call.bool_arg("keepdim", default=False)
+    return call.tensors(rules.max_along(shape, dim, keepdim, op=call.op), call.default)
 
 
 def _argmax(call: Call, shape: MaybeShape) -> Type:
@@ -408,10 +599,64 @@ def _index_item(call: Call, expr: Expression) -> rules.IndexItem:
         return Ellipsis
     if isinstance(expr, NameExpr) and expr.fullname in ("builtins.None", "builtins.True", "builtins.False"):
         return None if expr.fullname == "builtins.None" else expr.fullname == "builtins.True"
+    if isinstance(expr, (ListExpr, TupleExpr)):
+        return _listed_index(call, expr)
+    t = call.type_of(expr)
+    if t is not None and _is_bool(t):
+        return rules.TensorIndex((), "bool")  # a bool of unknown value: a new dim of size 1 or 0
+    if t is not None:
+        try:
+            index_shape = call.scope.tensor_shape(t)
+        except NotATensor:
+            pass
+        else:
+            return rules.TensorIndex(index_shape, index_dtype(expr, lambda e: _is_int_expr(call, e), _bindings(call)))
     bound = _bound(call, expr)
     if bound is None:
         raise NotKnown
     return bound
+
+
+def _listed_index(call: Call, expr: ListExpr | TupleExpr) -> rules.IndexItem:
+    """A list of ints (or of bools) in a subscript is an index tensor (a mask) of its length."""
+    dtypes = set()
+    for item in expr.items:
+        t = call.type_of(item)
+        if t is None or isinstance(item, StarExpr):
+            raise NotKnown
+        if _is_bool(t):
+            dtypes.add("bool")
+        elif _is_int(t):
+            dtypes.add("int")
+        else:
+            raise NotKnown  # a list of tensors, slices or lists: torch reads it as a tuple (deprecated)
+    if len(dtypes) > 1:
+        raise NotKnown
+    return rules.TensorIndex((const(len(expr.items)),), "bool" if dtypes == {"bool"} else "int")
+
+
+def _bindings(call: Call) -> Bindings:
+    """The values each local variable of the function being checked is assigned (for an index's dtype)."""
+
+    def find(name: NameExpr) -> list[Binding] | None:
+        if not isinstance(call.api, TypeChecker) or not isinstance(name.node, Var):
+            return None
+        scope = call.api.scope.current_function() or call.api.tree
+        return local_bindings(scope, name.node)
+
+    return find
+
+
+def _is_int_expr(call: Call, expr: Expression) -> bool:
+    t = call.type_of(expr)
+    return t is not None and _is_int(t) and not _is_bool(t)
+
+
+def _is_bool(t: Type) -> bool:
+    p = get_proper_type(t)
+    if isinstance(p, LiteralType):
+        return isinstance(p.value, bool)
+    return isinstance(p, Instance) and p.type.fullname == _names.BOOL
 
 
 def _bound(call: Call, expr: Expression | None) -> rules.Bound:
@@ -434,7 +679,7 @@ def _is_int(t: Type) -> bool:
     return isinstance(p, Instance) and (p.type.fullname in (_names.INT, "torch.SymInt") or p.type.has_base(_names.INT))
 
 
-_SAME_SHAPE = ["abs", "absolute", "acos", "arccos", "acosh", "arccosh", "asin", "arcsin", "asinh", "arcsinh", "atan", "arctan", "atanh", "arctanh", "bernoulli", "bfloat16", "bool", "byte", "cauchy_", "ceil", "cfloat", "cdouble", "char", "clamp", "clamp_max", "clamp_min", "clip", "clone", "conj", "contiguous", "cos", "cosh", "cpu", "cuda", "deg2rad", "detach", "digamma", "double", "erf", "erfc", "erfinv", "exp", "exp2", "expm1", "exponential_", "fill_", "fix", "float", "floor", "frac", "geometric_", "half", "i0", "int", "isfinite", "isinf", "isnan", "isneginf", "isposinf", "isreal", "lgamma", "log", "log10", "log1p", "log2", "log_normal_", "logical_not", "logit", "long", "mvlgamma", "nan_to_num", "neg", "negative", "normal_", "pin_memory", "polygamma", "positive", "rad2deg", "random_", "reciprocal", "relu", "requires_grad_", "round", "rsqrt", "sgn", "short", "sigmoid", "sign", "signbit", "sin", "sinc", "sinh", "sqrt", "square", "tan", "tanh", "to", "trunc", "type", "uniform_", "zero_", "__neg__", "__pos__", "__abs__", "__invert__", "bitwise_not", "type_as", "copy_", "detach_", "share_memory_", "float_power_", "nan_to_num_"]
+_SAME_SHAPE = ["abs", "absolute", "acos", "arccos", "acosh", "arccosh", "asin", "arcsin", "asinh", "arcsinh", "atan", "arctan", "atanh", "arctanh", "bernoulli", "bfloat16", "bool", "byte", "cauchy_", "ceil", "cfloat", "cdouble", "char", "clone", "conj", "contiguous", "cos", "cosh", "cpu", "cuda", "deg2rad", "detach", "digamma", "double", "erf", "erfc", "erfinv", "exp", "exp2", "expm1", "exponential_", "fill_", "fix", "float", "floor", "frac", "geometric_", "half", "i0", "int", "isfinite", "isinf", "isnan", "isneginf", "isposinf", "isreal", "lgamma", "log", "log10", "log1p", "log2", "log_normal_", "logical_not", "logit", "long", "mvlgamma", "nan_to_num", "neg", "negative", "normal_", "pin_memory", "polygamma", "positive", "rad2deg", "random_", "reciprocal", "relu", "requires_grad_", "round", "rsqrt", "sgn", "short", "sigmoid", "sign", "signbit", "sin", "sinc", "sinh", "sqrt", "square", "tan", "tanh", "to", "trunc", "type", "uniform_", "zero_", "__neg__", "__pos__", "__abs__", "__invert__", "bitwise_not", "type_as", "copy_", "detach_", "share_memory_", "float_power_", "nan_to_num_"]
 
 _BINARY = ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "floor_divide", "remainder", "fmod", "pow", "float_power", "atan2", "arctan2", "maximum", "minimum", "fmax", "fmin", "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "hypot", "copysign", "xlogy", "heaviside", "nextafter", "ldexp", "bitwise_left_shift", "bitwise_right_shift"]
 
@@ -504,13 +749,62 @@ for _name in _OPERATORS:
         METHODS[_name] = _reflected
     else:
         METHODS[_name] = _binary
+for _name, _args in {
+    "clamp": ("min", "max"),
+    "clip": ("min", "max"),
+    "clamp_min": ("min",),
+    "clamp_max": ("max",),
+    "lerp": ("end", "weight"),
+    "addcmul": ("tensor1", "tensor2"),
+    "addcdiv": ("tensor1", "tensor2"),
+}.items():
+    METHODS[_name] = METHODS[_name + "_"] = _broadcast_with(*_args)
 METHODS.update(
     {
         "__matmul__": _matmul,
         "matmul": _matmul,
-        "mm": _matmul,
-        "bmm": _matmul,
+        "mm": _product(rules.mm, "mat2"),
+        "bmm": _product(rules.bmm, "mat2"),
+        "mv": _product(rules.mv, "vec"),
+        "dot": _product(rules.dot, "tensor", "other"),
+        "vdot": _product(rules.dot, "other", "tensor"),
+        "addmm": _add_product(rules.addmm, ("mat1",), ("mat2",)),
+        "baddbmm": _add_product(rules.baddbmm, ("batch1",), ("batch2",)),
+        "addbmm": _add_product(rules.addbmm, ("batch1",), ("batch2",)),
+        "addmv": _add_product(rules.addmv, ("mat",), ("vec",)),
+        "addr": _add_product(rules.addr, ("vec1",), ("vec2",)),
         "__rmatmul__": _rmatmul,
+        "gather": _gather,
+        "take_along_dim": _take_along_dim,
+        "index_select": _index_select,
+        "scatter": _scatter,
+        "scatter_": _scatter,
+        "scatter_add": _scatter,
+        "scatter_add_": _scatter,
+        "scatter_reduce": _scatter,
+        "scatter_reduce_": _scatter,
+        "index_add": _index_add,
+        "index_add_": _index_add,
+        "index_copy": _index_add,
+        "index_copy_": _index_add,
+        "index_fill": _index_fill,
+        "index_fill_": _index_fill,
+        "flip": _flip,
+        "fliplr": _flip,
+        "flipud": _flip,
+        "roll": _roll,
+        "rot90": _rot90,
+        "movedim": _movedim,
+        "moveaxis": _movedim,
+        "narrow": _narrow,
+        "diagonal": _diagonal,
+        "unfold": _unfold,
+        "repeat_interleave": _repeat_interleave,
+        "tile": _tile,
+        "multinomial": _multinomial,
+        "median": _median,
+        "nanmedian": _median,
+        "mode": _median,
         "view": _view,
         "reshape": _view,
         "view_as": _as_other(rules.view),

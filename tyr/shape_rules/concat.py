@@ -41,6 +41,18 @@ def _skipped(shape: Shape) -> bool | None:
     return False if fixed and fixed[0] is not None and const_of(fixed[0]) != 0 else None
 
 
+def _ranks_can_match(a: Shape, b: Shape) -> bool:
+    """Whether some lengths of the shapes' Variadics give them one number of dims."""
+    va, vb = variadic_index(a), variadic_index(b)
+    if va is None and vb is None:
+        return len(a) == len(b)
+    if va is None:
+        return len(a) >= min_rank(b)
+    if vb is None:
+        return len(b) >= min_rank(a)
+    return a[va] != b[vb] or len(a) == len(b)  # one Variadic has one length
+
+
 def cat(shapes: Sequence[MaybeShape], dim: int = 0) -> MaybeShape:
     """`torch.cat(tensors, dim)`: sizes along `dim` add up; every other dim must be equal (no broadcasting).
 
@@ -77,7 +89,7 @@ def cat(shapes: Sequence[MaybeShape], dim: int = 0) -> MaybeShape:
     out: list[Size | Variadic] = list(first)
     for i in kept[1:]:
         shape = known[i]
-        if rank(shape) is not None and rank(first) is not None and len(shape) != len(first):
+        if not _ranks_can_match(first, shape):
             raise ShapeRuleError(
                 f"cat: tensors must have the same number of dimensions: {show_shape(first)} at position "
                 f"{kept[0]} and {show_shape(shape)} at position {i}"
@@ -135,7 +147,7 @@ def stack(shapes: Sequence[MaybeShape], dim: int = 0) -> MaybeShape:
         if out is None:
             out, first_at = list(shape), i
             continue
-        if rank(shape) is not None and rank(tuple(out)) is not None and len(shape) != len(out):
+        if not _ranks_can_match(tuple(out), shape):
             raise ShapeRuleError(
                 f"stack: each tensor must have the same shape, but got {show_shape(tuple(out))} at position "
                 f"{first_at} and {show_shape(shape)} at position {i}"

@@ -23,9 +23,11 @@ from tyr.shape_rules.core import (
     const_of,
     differ,
     lower_bound,
+    min_rank,
     rank,
     show,
     show_shape,
+    sizes,
     variadic_index,
 )
 
@@ -376,6 +378,202 @@ def pool_nd(
     return (*batch, channels, *out)
 
 
+def adaptive_pool_nd(
+    input: MaybeShape,
+    output_size: SizeArg | Unknown | Sequence[SizeArg | Unknown],
+    *,
+    n: int = 2,
+    kind: Literal["max", "avg"] = "avg",
+) -> MaybeShape:
+    """`F.adaptive_avg_pool{n}d` / `F.adaptive_max_pool{n}d(input, output_size)`: the spatial dims resized.
+
+    `input` is `(N, C, *spatial)` or `(C, *spatial)` with non-empty spatial dims (and channels,
+    for a batched max); `output_size` is one size for every spatial dim or one per dim, where
+    None keeps the input's size (`UNKNOWN`: an int of unknown value).  A 2-d average pool to
+    size 1 is a mean over the last two dims: torch checks nothing else then.
+    """
+    op = f"adaptive_{kind}_pool{n}d"
+    listed = isinstance(output_size, Sequence)
+    items = list(output_size) if isinstance(output_size, Sequence) else [output_size] * n
+    if len(items) != n:
+        raise ShapeRuleError(f"{op}: output_size must have {n} sizes, got {len(items)}")
+    wanted = [None if isinstance(w, Unknown) or w is None else as_size(w) for w in items]
+    for w in wanted:
+        if (const_of(w) or 0) < 0:
+            raise ShapeRuleError(f"{op}: output sizes must be non-negative, got {show_shape(tuple(wanted))}")
+    if input is None:
+        return None
+    if listed and rank(input) is not None and len(input) <= n:
+        raise ShapeRuleError(f"{op}: the input {show_shape(input)} must have more than {n} dims")
+    if n == 1 and rank(input) is not None and len(input) not in (2, 3):
+        raise ShapeRuleError(f"{op}: expected a 2-d or 3-d input, got {show_shape(input)}")
+    if listed and _after(input) >= n:  # None keeps the input's size
+        tail = input[len(input) - n :]
+        wanted = [s if items[i] is None and not isinstance(s, Variadic) else w for i, (s, w) in
+                  enumerate(zip(tail, wanted))]
+    if kind == "avg" and all(const_of(w) == 1 for w in wanted) and min_rank(input) >= n:
+        # a mean over the last dims (torch pools 1-d as 2-d: over the last two), whatever the rank
+        return (*input[:-n], *(const(1),) * n) if _after(input) >= n else None
+    parts = _split_input(input, n, op)
+    if parts is None:
+        return None
+    batch, channels, spatial = parts
+    # torch checks the dims after the first of a batched input: the channels too, for max
+    batched = bool(batch) and not isinstance(batch[0], Variadic)
+    for size in (*spatial, *([channels] if kind == "max" and batched else [])):
+        if size is not None and size.const_value == 0:
+            raise ShapeRuleError(f"{op}: the input {show_shape(input)} is empty in a dim other than the batch")
+    return (*batch, channels, *(spatial[i] if items[i] is None else w for i, w in enumerate(wanted)))
+
+
+def _below_one(size: Size) -> bool:
+    value = const_of(size)
+    return value is not None and value < 1
+
+
+def _after(shape: Shape) -> int:
+    """How many dims at the end of `shape` are fixed."""
+    v = variadic_index(shape)
+    return len(shape) if v is None else len(shape) - v - 1
+
+
+def _pairs(op: str, *values: IntOrTuple) -> list[tuple[int, ...]]:
+    """kernel_size, dilation, padding and stride of `F.unfold`/`F.fold`: each an int or exactly two ints."""
+    out: list[tuple[int, ...]] = []
+    for value, name in zip(values, ("kernel_size", "dilation", "padding", "stride")):
+        pair: tuple[int, ...] = (value, value) if isinstance(value, int) else tuple(value)
+        if len(pair) != 2:
+            raise ShapeRuleError(f"{op}: {name} must be an int or two ints, got {list(pair)}")
+        out.append(pair)
+    return out
+
+
+def unfold_patches(
+    input: MaybeShape, kernel_size: IntOrTuple, dilation: IntOrTuple = 1, padding: IntOrTuple = 0,
+    stride: IntOrTuple = 1,
+) -> MaybeShape:
+    """`F.unfold(input, kernel_size, dilation, padding, stride)` (im2col): `(N, C, H, W)` to `(N, C*kh*kw, L)`.
+
+    `L` is the number of blocks, the product of the two conv output lengths, each at least
+    1; an unbatched `(C, H, W)` gives `(C*kh*kw, L)`.
+    """
+    op = "unfold"
+    kernels, dilations, pads, strides = _pairs(op, kernel_size, dilation, padding, stride)
+    if any(k <= 0 for k in kernels) or any(d <= 0 for d in dilations) or any(s <= 0 for s in strides):
+        raise ShapeRuleError(f"{op}: kernel_size, dilation and stride must be positive")
+    if any(p < 0 for p in pads):
+        raise ShapeRuleError(f"{op}: padding must be non-negative, got {list(pads)}")
+    if input is None:
+        return None
+    r = rank(input)
+    if r is not None and r not in (3, 4):
+        raise ShapeRuleError(f"{op}: expected a 3-d (C, H, W) or 4-d (N, C, H, W) input, got {show_shape(input)}")
+    if r is None:
+        return None
+    *batch, channels, h, w = sizes(input)
+    for size in (channels, h, w):
+        if const_of(size) == 0:
+            raise ShapeRuleError(f"{op}: the input {show_shape(input)} is empty in a dim other than the batch")
+    blocks: Size = const(1)
+    for size, k, d, p_, s_ in zip((h, w), kernels, dilations, pads, strides):
+        length = conv_output_size(size, const(k), s_, p_, d)
+        if _below_one(length):
+            raise ShapeRuleError(f"{op}: the input {show_shape(input)} is too small for kernel {list(kernels)}")
+        blocks = None if blocks is None or length is None else blocks * length
+    return (*batch, None if channels is None else channels * kernels[0] * kernels[1], blocks)
+
+
+def fold_patches(
+    input: MaybeShape, output_size: Sequence[SizeArg] | SizeArg, kernel_size: IntOrTuple, dilation: IntOrTuple = 1,
+    padding: IntOrTuple = 0, stride: IntOrTuple = 1,
+) -> MaybeShape:
+    """`F.fold(input, output_size, kernel_size, ...)` (col2im): `(N, C*kh*kw, L)` to `(N, C, *output_size)`.
+
+    The second-to-last dim must divide by `kh*kw`, and `L` must be the number of blocks
+    `output_size` holds (as `F.unfold` counts them).
+    """
+    op = "fold"
+    kernels, dilations, pads, strides = _pairs(op, kernel_size, dilation, padding, stride)
+    if any(k <= 0 for k in kernels) or any(d <= 0 for d in dilations) or any(s <= 0 for s in strides):
+        raise ShapeRuleError(f"{op}: kernel_size, dilation and stride must be positive")
+    if any(p < 0 for p in pads):
+        raise ShapeRuleError(f"{op}: padding must be non-negative, got {list(pads)}")
+    out = [as_size(s) for s in output_size] if isinstance(output_size, Sequence) else [as_size(output_size)] * 2
+    if len(out) != 2:
+        raise ShapeRuleError(f"{op}: output_size must have 2 sizes, got {len(out)}")
+    if any(_below_one(o) for o in out):
+        raise ShapeRuleError(f"{op}: output sizes must be positive, got {show_shape(tuple(out))}")
+    if input is None:
+        return None
+    r = rank(input)
+    if r is not None and r not in (2, 3):
+        raise ShapeRuleError(f"{op}: expected a 2-d (C*kh*kw, L) or 3-d (N, C*kh*kw, L) input, got {show_shape(input)}")
+    if r is None:
+        return None
+    *batch, columns, count = sizes(input)
+    if const_of(columns) == 0 or const_of(count) == 0:
+        raise ShapeRuleError(f"{op}: the input {show_shape(input)} is empty in a dim other than the batch")
+    area = kernels[0] * kernels[1]
+    c = const_of(columns)
+    if c is not None and c % area:
+        raise ShapeRuleError(f"{op}: dim -2 of the input ({c}) must divide by the kernel's {area} elements")
+    blocks: Size = const(1)
+    for size, k, d, p_, s_ in zip(out, kernels, dilations, pads, strides):
+        length = conv_output_size(size, const(k), s_, p_, d)
+        if _below_one(length):
+            raise ShapeRuleError(f"{op}: output_size {show_shape(tuple(out))} holds no block of kernel {list(kernels)}")
+        blocks = None if blocks is None or length is None else blocks * length
+    if differ(count, blocks):
+        raise ShapeRuleError(
+            f"{op}: dim -1 of the input ({show(count)}) must be the number of blocks, {show(blocks)}, that "
+            f"output_size {show_shape(tuple(out))} holds"
+        )
+    return (*batch, None if columns is None else columns // area, *out)
+
+
+def grid_sample(input: MaybeShape, grid: MaybeShape) -> MaybeShape:
+    """`F.grid_sample(input, grid)`: `(N, C, H, W)` sampled at `(N, Ho, Wo, 2)` gives `(N, C, Ho, Wo)`
+    (5-d: `(N, C, D, H, W)` at `(N, Do, Ho, Wo, 3)`).
+
+    The input's spatial dims are non-empty; the batch sizes agree.
+    """
+    op = "grid_sample"
+    for shape, name in ((input, "input"), (grid, "grid")):
+        if shape is not None and rank(shape) is not None and len(shape) not in (4, 5):
+            raise ShapeRuleError(f"{op}: the {name} must be 4-d or 5-d, not {show_shape(shape)}")
+    if input is None or grid is None or rank(input) is None or rank(grid) is None:
+        return None
+    if len(input) != len(grid):
+        raise ShapeRuleError(f"{op}: input {show_shape(input)} and grid {show_shape(grid)} must have one rank")
+    x, g = sizes(input), sizes(grid)
+    if differ(x[0], g[0]):
+        raise ShapeRuleError(f"{op}: the batch sizes differ: input {show_shape(input)}, grid {show_shape(grid)}")
+    if differ(g[-1], const(len(x) - 2)):
+        raise ShapeRuleError(f"{op}: the grid's last dim must be {len(x) - 2} (coordinates), not {show(g[-1])}")
+    if any(const_of(s) == 0 for s in x[2:]):
+        raise ShapeRuleError(f"{op}: the input {show_shape(input)} is empty in a spatial dim")
+    return (x[0], x[1], *g[1:-1])
+
+
+def affine_grid(theta: MaybeShape, size: Sequence[SizeArg]) -> MaybeShape:
+    """`F.affine_grid(theta, size)`: `(N, 2, 3)` and `size=(N, C, H, W)` give `(N, H, W, 2)`;
+    `(N, 3, 4)` and `(N, C, D, H, W)` give `(N, D, H, W, 3)`.  The sizes are positive."""
+    op = "affine_grid"
+    wanted = [as_size(s) for s in size]
+    if len(wanted) not in (4, 5):
+        raise ShapeRuleError(f"{op}: size must have 4 or 5 entries (N, C, *spatial), got {len(wanted)}")
+    if any(_below_one(s) for s in wanted):
+        raise ShapeRuleError(f"{op}: the sizes must be positive, got {show_shape(tuple(wanted))}")
+    n = len(wanted) - 2
+    expected = (wanted[0], const(n), const(n + 1))
+    if theta is not None and rank(theta) is not None:
+        got = sizes(theta)
+        if len(got) != 3 or any(differ(a, b) for a, b in zip(got, expected)):
+            raise ShapeRuleError(f"{op}: theta must be {show_shape(expected)} for size {show_shape(tuple(wanted))}, "
+                                 f"not {show_shape(theta)}")
+    return (wanted[0], *wanted[2:], const(n))
+
+
 # -- padding and resizing ------------------------------------------------------------------------------
 
 
@@ -509,4 +707,8 @@ def _scaled(size: Size, factor: float) -> Size:
         return const(math.floor(float(size.const_value) * factor))
     if float(factor).is_integer():
         return size * int(factor)
+    # A dyadic factor (0.5, 1.5, 0.25) is exact in floating point: floor(L * m / 2**k) is (m*L) // 2**k.
+    num, den = float(factor).as_integer_ratio()
+    if den & (den - 1) == 0 and den <= 1 << 10:
+        return (size * num) // den
     return None

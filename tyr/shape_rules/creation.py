@@ -12,10 +12,15 @@ from tyr.shape_rules.core import (
     Size,
     SizeArg,
     Unknown,
+    Variadic,
     as_size,
     const_of,
     lower_bound,
+    min_rank,
+    same,
     show,
+    show_shape,
+    variadic_index,
 )
 
 
@@ -103,3 +108,57 @@ def eye(n: SizeArg, m: SizeArg = None, *, has_m: bool = False) -> MaybeShape:
         if value is not None and value < 0:
             raise ShapeRuleError(f"eye: sizes must be non-negative, got {value}")
     return (rows, cols)
+
+
+def meshgrid(shapes: Sequence[MaybeShape], indexing: str = "ij") -> tuple[MaybeShape, ...]:
+    """`torch.meshgrid(*tensors, indexing=...)`: one tensor per input, each of shape `(n_1, ..., n_k)`.
+
+    Each input is 0-d (one element) or 1-d (`n_i` elements); with `indexing="xy"` the first
+    two sizes trade places.
+    """
+    if indexing not in ("ij", "xy"):
+        raise ShapeRuleError(f"meshgrid: indexing must be 'ij' or 'xy', not {indexing!r}")
+    if not shapes:
+        raise ShapeRuleError("meshgrid: expects a non-empty list of tensors")
+    grid: list[Size] = []
+    known = True
+    for i, shape in enumerate(shapes):
+        if shape is None:
+            grid.append(None)
+            continue
+        if min_rank(shape) > 1:
+            raise ShapeRuleError(f"meshgrid: tensor {i} {show_shape(shape)} must be 0-d or 1-d")
+        if variadic_index(shape) is not None:
+            known = False
+            grid.append(None)
+            continue
+        item = shape[0] if shape else const(1)
+        assert not isinstance(item, Variadic)
+        grid.append(item)
+    if indexing == "xy" and len(grid) >= 2:
+        grid[0], grid[1] = grid[1], grid[0]
+    return tuple(tuple(grid) if known else None for _ in shapes)
+
+
+def tri_indices(row: SizeArg, col: SizeArg, offset: int = 0, *, upper: bool = False) -> MaybeShape:
+    """`torch.tril_indices(row, col, offset)` / `triu_indices`: `(2, count)`, the count of the triangle's elements.
+
+    Counted for constant sizes, and for a square `N x N` with an offset of -1, 0 or 1; else unknown.
+    """
+    op = "triu_indices" if upper else "tril_indices"
+    r, c = as_size(row), as_size(col)
+    for name, s in (("row", r), ("col", c)):
+        if (const_of(s) or 0) < 0:
+            raise ShapeRuleError(f"{op}: {name} must be non-negative, got {show(s)}")
+    rv, cv = const_of(r), const_of(c)
+    if rv is not None and cv is not None:
+        if upper:
+            count = sum(max(0, cv - max(0, i + offset)) for i in range(rv))
+        else:
+            count = sum(max(0, min(cv, i + offset + 1)) for i in range(rv))
+        return (const(2), const(count))
+    if r is None or c is None or not same(r, c) or offset not in (-1, 0, 1):
+        return (const(2), None)
+    half = r * (r + 1) // 2  # the triangle with its diagonal
+    below = offset if not upper else -offset  # the diagonals added (1) or removed (-1) beyond it
+    return (const(2), half + (r - 1 if below == 1 else 0) - (r if below == -1 else 0))

@@ -1,12 +1,27 @@
-"""Basic indexing: `x[i]`, `x[a:b:c]`, `x[None]`, `x[...]`, and combinations (`x[:, -1]`, `x[..., :k]`, `x[:t]`)."""
+"""Indexing: `x[i]`, `x[a:b:c]`, `x[None]`, `x[...]`, combinations (`x[:, -1]`, `x[..., :k]`, `x[:t]`),
+and advanced indexing with integer tensors (`x[idx]`, `x[:, idx]`) and boolean masks (`x[mask]`).
+
+The rule follows torch's own two steps (`applySlicing`, then `at::index`): the subscript's
+items are applied left to right to the tensor, ints selecting (removing) a dim, slices
+slicing one, None adding one of size 1, `...` skipping the dims no item names, while each
+index tensor is recorded at the dim it stands on (a boolean mask of k dims on k dims).
+Then the index tensors broadcast together, a mask standing for its true elements' indices
+(one unknown count), and their shape replaces the dims they index: in place when those dims
+are adjacent, at the front otherwise.  A Python bool (or a 0-d bool tensor) adds a dim of
+size 1 and indexes it with `[0]` (True) or `[]` (False); a 0-d integer tensor selects, as
+an int does.
+"""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
+from dataclasses import dataclass
 from types import EllipsisType
-from typing import Union
+from typing import Literal, Union
 
 from tyr._symbolic import Expr, const
+from tyr.shape_rules.broadcast import broadcast_shapes
 from tyr.shape_rules.core import (
     UNKNOWN,
     MaybeShape,
@@ -15,8 +30,13 @@ from tyr.shape_rules.core import (
     Size,
     Unknown,
     Variadic,
+    const_of,
+    differ,
     lower_bound,
+    min_rank,
+    numel,
     rank,
+    same,
     show,
     show_shape,
     variadic_index,
@@ -25,78 +45,261 @@ from tyr.shape_rules.core import (
 Bound = Union[int, Expr, None, Unknown]
 """A slice bound: a literal int, a symbolic size (a `Dim`), None (omitted) or `UNKNOWN`."""
 
-IndexItem = Union[int, Expr, Unknown, slice, None, EllipsisType]
+
+@dataclass(frozen=True)
+class TensorIndex:
+    """An index tensor in a subscript: its shape, and whether it holds integers or bools (None: not known).
+
+    A list of ints is an integer index of shape `(len,)`, a list of bools a mask.
+    """
+
+    shape: MaybeShape
+    dtype: Literal["int", "bool"] | None = "int"
+
+
+IndexItem = Union[int, Expr, Unknown, slice, None, EllipsisType, TensorIndex]
 """One item of a subscript: an int (`bool` included), a symbolic int, an int of unknown value,
-a `slice` of `Bound`s, None (a new dim) or `...`."""
+a `slice` of `Bound`s, None (a new dim), `...`, or an index tensor."""
 
+_READINGS: tuple[Literal["int", "bool"], ...] = ("int", "bool")
+"""An index tensor of unknown dtype is read both ways."""
 
-def _consumes(item: IndexItem) -> bool:
-    """Whether the item indexes one of the tensor's dims (rather than adding one or being `...`)."""
-    return not (item is None or item is Ellipsis or isinstance(item, bool))
+_MAX_UNKNOWN_DTYPES = 3
+"""Past this many index tensors of unknown dtype the result is unknown."""
 
 
 def index(shape: MaybeShape, items: Sequence[IndexItem]) -> MaybeShape:
-    """`x[items]` with basic indexing (as a tuple of subscript items).
+    """`x[items]` (a subscript as the tuple of its items).
 
     * an int removes its dim; it must lie in `[-size, size)` (constants are checked);
     * a slice keeps its dim with the slice's length (Python's clamping; the step must be
       positive); a slice whose length depends on unprovable facts (`x[:k]` of a dim `T`
       with `k` unknown relative to `T`) gives an unknown size;
-    * None adds a dim of size 1 (`True` likewise, `False` one of size 0);
-    * `...` stands for every dim not indexed (implicit at the end).
+    * None adds a dim of size 1 (`True` likewise, `False` one of size 0, as index tensors);
+    * `...` stands for every dim not indexed (implicit at the end); torch lets later `...`s
+      skip as many dims again;
+    * an integer index tensor indexes its dim, a boolean mask as many dims as it has, whose
+      sizes it must match; see the module docstring for how they combine.
 
-    Torch also accepts several `...`s or several bools, with idiosyncratic meanings; those
-    give an unknown shape.  Advanced (tensor) indexing is not covered here.
+    An index tensor whose dtype is not known (`TensorIndex(shape, None)`) is read as integers
+    and as a mask: the result is what both readings agree on, and an error only when both fail.
     """
     items = list(items)
-    ellipses = sum(1 for it in items if it is Ellipsis)
     for it in items:
         if isinstance(it, slice):
             _check_step(it)
-    if shape is None or ellipses > 1 or sum(1 for it in items if isinstance(it, bool)) > 1:
+    open_dtypes = [i for i, it in enumerate(items) if isinstance(it, TensorIndex) and it.dtype is None]
+    if not open_dtypes:
+        return _index(shape, items)
+    if len(open_dtypes) > _MAX_UNKNOWN_DTYPES:
         return None
-    if not ellipses:
-        items.append(Ellipsis)
-    cut = items.index(Ellipsis)
-    before, after = items[:cut], items[cut + 1 :]
-    n_before = sum(map(_consumes, before))
-    n_after = sum(map(_consumes, after))
+    results: list[MaybeShape] = []
+    errors: list[ShapeRuleError] = []
+    for dtypes in itertools.product(_READINGS, repeat=len(open_dtypes)):
+        trial = list(items)
+        for i, dtype in zip(open_dtypes, dtypes):
+            item = items[i]
+            assert isinstance(item, TensorIndex)
+            trial[i] = TensorIndex(item.shape, dtype)
+        try:
+            results.append(_index(shape, trial))
+        except ShapeRuleError as err:
+            errors.append(err)
+    if not results:
+        raise errors[0]
+    return _join(results)
+
+
+def _join(results: Sequence[MaybeShape]) -> MaybeShape:
+    """What the shapes have in common: the shape itself where all agree, None where they differ."""
+    first = results[0]
+    if first is None:
+        return None
+    out = list(first)
+    for other in results[1:]:
+        if other is None or len(other) != len(out) or variadic_index(other) != variadic_index(first):
+            return None
+        for j, (a, b) in enumerate(zip(out, other)):
+            if isinstance(a, Variadic) or isinstance(b, Variadic):
+                if a != b:
+                    return None
+            elif not same(a, b):
+                out[j] = None
+    return tuple(out)
+
+
+def _specified(item: IndexItem) -> int | None:
+    """How many of the tensor's dims the item names (torch's `count_specified_dimensions`); None if unknown."""
+    if isinstance(item, TensorIndex):
+        if item.dtype != "bool":
+            return 1
+        if item.shape is None or variadic_index(item.shape) is not None:
+            return None
+        return len(item.shape)
+    return 0 if item is None or item is Ellipsis or isinstance(item, bool) else 1
+
+
+class _GiveUp(Exception):
+    """The result depends on something the rule cannot see (a Variadic's length, an odd `...`)."""
+
+
+@dataclass
+class _Recorded:
+    pos: int  # the dim of the sliced tensor it indexes
+    shape: Shape  # the index tensor's shape (a mask's part: `(count,)`)
+    integers: bool  # an integer index (its values must fall in the dim)
+
+
+def _index(shape: MaybeShape, items: list[IndexItem]) -> MaybeShape:
+    if shape is None:
+        return None
+    counts = [_specified(it) for it in items]
+    if any(c is None for c in counts):
+        return None
+    specified = sum(c for c in counts if c is not None)
     r = rank(shape)
-    if r is not None and n_before + n_after > r:
+    if r is not None and specified > r:
         if r == 0:
             raise ShapeRuleError(f"index: a 0-d tensor cannot be indexed by {_show_items(items)}")
-        raise ShapeRuleError(
-            f"index: {n_before + n_after} indices for the {r}-d tensor {show_shape(shape)}: too many"
-        )
-    v = variadic_index(shape)
-    if v is not None and (n_before > v or n_after > len(shape) - v - 1):
-        return None  # the indices reach into the Variadic
-    head = _apply(shape, 0, before)
-    tail = _apply(shape, len(shape) - n_after, after)
-    if head is None or tail is None:
+        raise ShapeRuleError(f"index: {specified} indices for the {r}-d tensor {show_shape(shape)}: too many")
+    ellipses = sum(1 for it in items if it is Ellipsis)
+    if r is None and ellipses > 1:
         return None
-    return (*head, *shape[n_before : len(shape) - n_after], *tail)
+    if not ellipses:
+        items = [*items, Ellipsis]
+        counts = [*counts, 0]
+    try:
+        return _apply(shape, items, counts, specified)
+    except _GiveUp:
+        return None
 
 
-def _apply(shape: Shape, start: int, items: Sequence[IndexItem]) -> Shape | None:
-    out: list[Size | Variadic] = []
-    pos = start
-    for item in items:
-        if item is None or item is True:
-            out.append(const(1))
-            continue
-        if item is False:
-            out.append(const(0))
-            continue
-        size = shape[pos]
-        assert not isinstance(size, Variadic)
-        if isinstance(item, slice):
-            out.append(slice_length(size, item))
+class _Walk:
+    """torch's `applySlicing`: the items applied left to right, a pointer at the dim the next one takes."""
+
+    def __init__(self, shape: Shape) -> None:
+        self.cur: list[Size | Variadic] = list(shape)
+        self.dim = 0
+        self.recorded: list[_Recorded] = []
+
+    def size(self) -> Size:
+        """The size of the dim the pointer is at."""
+        if self.dim >= len(self.cur):
+            raise _GiveUp  # past the end: only after a second `...`
+        item = self.cur[self.dim]
+        if isinstance(item, Variadic):
+            raise _GiveUp  # a dim of the Variadic, or one after it
+        return item
+
+    def sizes(self, n: int) -> list[Size]:
+        """The sizes of the `n` dims from the pointer on."""
+        start = self.dim
+        out = []
+        for j in range(n):
+            self.dim = start + j
+            out.append(self.size())
+        self.dim = start
+        return out
+
+    def insert(self, record: Shape | None = None, integers: bool = True) -> None:
+        """A new dim of size 1 at the pointer (None, a bool), indexed by `record` when given."""
+        if self.dim > len(self.cur):
+            raise _GiveUp
+        self.cur.insert(self.dim, const(1))
+        if record is not None:
+            self.recorded.append(_Recorded(self.dim, record, integers))
+        self.dim += 1
+
+    def select(self) -> None:
+        del self.cur[self.dim]
+
+    def tensor(self, it: TensorIndex) -> None:
+        index_shape = it.shape
+        if it.dtype == "bool":
+            assert index_shape is not None and variadic_index(index_shape) is None
+            if not index_shape:  # a 0-d mask: a new dim, indexed by `[0]` or `[]`
+                self.insert((None,))
+                return
+            mask = [s for s in index_shape if not isinstance(s, Variadic)]
+            for j, (m, size) in enumerate(zip(mask, self.sizes(len(mask)))):
+                if differ(m, size):
+                    raise ShapeRuleError(
+                        f"index: the mask's shape {show_shape(index_shape)} does not match dims {self.dim} to "
+                        f"{self.dim + len(mask) - 1} of the indexed tensor {show_shape(tuple(self.cur))}: dim "
+                        f"{self.dim + j} is {show(size)}, the mask's is {show(m)}"
+                    )
+            count = const(0) if any(const_of(m) == 0 for m in mask) else None  # how many are true
+            self.recorded.extend(_Recorded(self.dim + j, (count,), False) for j in range(len(mask)))
+            self.dim += len(mask)
+            return
+        size = self.size()
+        if index_shape is None or variadic_index(index_shape) is not None and min_rank(index_shape) == 0:
+            raise _GiveUp  # 0-d (a select) or not
+        if not index_shape:  # a 0-d integer tensor selects, as an int does
+            if const_of(size) == 0:
+                raise ShapeRuleError(f"index: dimension {self.dim} has size 0, so every index is out of bounds")
+            self.select()
+            return
+        self.recorded.append(_Recorded(self.dim, index_shape, True))
+        self.dim += 1
+
+
+def _apply(shape: Shape, items: list[IndexItem], counts: list[int | None], specified: int) -> MaybeShape:
+    walk = _Walk(shape)
+    seen_ellipsis = False
+    for k, it in enumerate(items):
+        if it is Ellipsis:
+            v = variadic_index(tuple(walk.cur))
+            if v is None:
+                r = rank(shape)
+                assert r is not None
+                walk.dim += r - specified
+            else:
+                if seen_ellipsis:
+                    raise _GiveUp
+                after = sum(c or 0 for c in counts[k + 1 :])
+                target = len(walk.cur) - after
+                if walk.dim > v or target <= v:
+                    raise _GiveUp  # the items before (or after) the `...` reach into the Variadic
+                walk.dim = target
+            seen_ellipsis = True
+        elif it is None:
+            walk.insert()
+        elif isinstance(it, bool):
+            walk.insert((const(1 if it else 0),))
+        elif isinstance(it, slice):
+            walk.cur[walk.dim] = slice_length(walk.size(), it)
+            walk.dim += 1
+        elif isinstance(it, TensorIndex):
+            walk.tensor(it)
         else:
-            assert item is not Ellipsis
-            _check_int(size, item, pos)
-        pos += 1
-    return tuple(out)
+            _check_int(walk.size(), it, walk.dim)
+            walk.select()
+    return _advanced(walk.cur, walk.recorded)
+
+
+def _advanced(cur: list[Size | Variadic], recorded: list[_Recorded]) -> MaybeShape:
+    """The sliced tensor `cur` indexed by the recorded index tensors (`at::index`)."""
+    if not recorded:
+        return tuple(cur)
+    joint = broadcast_shapes(*(r.shape for r in recorded), op="index (index tensors)",
+                             operands=[f"the index of dim {r.pos}" for r in recorded])
+    if joint is None:
+        return None
+    count = numel(joint)
+    low = lower_bound(count) if count is not None else None
+    if low is not None and low >= 1:
+        for r in recorded:
+            size = cur[r.pos]
+            if r.integers and not isinstance(size, Variadic) and const_of(size) == 0:
+                raise ShapeRuleError(f"index: dimension {r.pos} has size 0, so every index is out of bounds")
+    positions = sorted({r.pos for r in recorded})
+    v = variadic_index(tuple(cur))
+    if v is not None and positions[0] < v < positions[-1]:
+        return None  # adjacent only when the Variadic is empty
+    if positions[-1] - positions[0] + 1 == len(positions):
+        return (*cur[: positions[0]], *joint, *cur[positions[-1] + 1 :])
+    return (*joint, *(s for i, s in enumerate(cur) if i not in positions))
 
 
 def _check_int(size: Size, item: IndexItem, pos: int) -> None:
@@ -130,6 +333,8 @@ def _show_items(items: Sequence[IndexItem]) -> str:
             return ":".join(parts[:2]) + (f":{parts[2]}" if it.step is not None else "")
         if it is UNKNOWN:
             return "?"
+        if isinstance(it, TensorIndex):
+            return f"{'mask' if it.dtype == 'bool' else 'tensor'}{show_shape(it.shape)}"
         return str(it)
 
     return "[" + ", ".join(one(it) for it in items) + "]"

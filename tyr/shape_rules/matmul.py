@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tyr.shape_rules.broadcast import broadcast_shapes, broadcast_sizes
+from tyr.shape_rules.broadcast import broadcast_shapes, broadcast_sizes, broadcasts_to
 from tyr.shape_rules.core import (
     MaybeShape,
     Shape,
@@ -15,9 +15,12 @@ from tyr.shape_rules.core import (
     describe_dim,
     is_one,
     locate,
+    lower_bound,
     min_rank,
     mismatch,
+    numel,
     rank,
+    same,
     show,
     show_shape,
     sizes,
@@ -83,6 +86,121 @@ def matmul(a: MaybeShape, b: MaybeShape, *, op: str = "matmul") -> MaybeShape:
     if batch is None:
         return None
     return (*batch, a[-2], *tail_b)
+
+
+def _exact_rank(shape: MaybeShape, n: int, op: str, name: str) -> tuple[Size, ...] | None:
+    """The sizes of an operand that must have exactly `n` dims; None when unknown (or open, past a Variadic)."""
+    if shape is None:
+        return None
+    if variadic_index(shape) is None and len(shape) != n or min_rank(shape) > n:
+        what = {1: "a vector (1-d)", 2: "a matrix (2-d)", 3: "a batch of matrices (3-d)"}[n]
+        raise ShapeRuleError(f"{op}: {name} must be {what}, not {show_shape(shape)}")
+    if variadic_index(shape) is not None:
+        return None
+    return sizes(shape)
+
+
+def mm(a: MaybeShape, b: MaybeShape, *, op: str = "mm") -> MaybeShape:
+    """`torch.mm(a, b)`: matrices only (no vectors, no batches, unlike `matmul`): `(N, K) @ (K, M)` is `(N, M)`."""
+    names = ("the first matrix", "the second matrix")
+    x, y = _exact_rank(a, 2, op, names[0]), _exact_rank(b, 2, op, names[1])
+    if x is None or y is None:
+        return None
+    _check_contraction(op, x, 1, y, 0, names)
+    return (x[0], y[1])
+
+
+def bmm(a: MaybeShape, b: MaybeShape, *, op: str = "bmm") -> MaybeShape:
+    """`torch.bmm(a, b)`: batches of matrices, 3-d each, equal batch sizes (no broadcasting): `(B, N, M)`."""
+    names = ("the first batch", "the second batch")
+    x, y = _exact_rank(a, 3, op, names[0]), _exact_rank(b, 3, op, names[1])
+    if x is None or y is None:
+        return None
+    _check_contraction(op, x, 0, y, 0, names)
+    _check_contraction(op, x, 2, y, 1, names)
+    return (x[0], x[1], y[2])
+
+
+def mv(a: MaybeShape, v: MaybeShape, *, op: str = "mv") -> MaybeShape:
+    """`torch.mv(a, v)`: a matrix `(N, K)` times a vector `(K,)` is `(N,)`."""
+    names = ("the matrix", "the vector")
+    x, y = _exact_rank(a, 2, op, names[0]), _exact_rank(v, 1, op, names[1])
+    if x is None or y is None:
+        return None
+    _check_contraction(op, x, 1, y, 0, names)
+    return (x[0],)
+
+
+def dot(a: MaybeShape, b: MaybeShape, *, op: str = "dot") -> MaybeShape:
+    """`torch.dot(a, b)` / `vdot`: two vectors of one size give a 0-d tensor."""
+    names = ("the first vector", "the second vector")
+    x, y = _exact_rank(a, 1, op, names[0]), _exact_rank(b, 1, op, names[1])
+    if x is not None and y is not None:
+        _check_contraction(op, x, 0, y, 0, names)
+    return ()
+
+
+def _added_to(op: str, input: MaybeShape, product: MaybeShape) -> MaybeShape:
+    """`input + product` where `input` must broadcast to the product's shape without growing it."""
+    broadcasts_to(input, product, op=op)
+    if input is None or product is None:
+        return product
+    out = broadcast_shapes(input, product, op=op, operands=("the input", "the product"))
+    return out if out is not None and len(out) == len(product) else product
+
+
+def addmm(input: MaybeShape, a: MaybeShape, b: MaybeShape, *, op: str = "addmm") -> MaybeShape:
+    """`torch.addmm(input, a, b)`: `mm(a, b)`, `(N, M)`, plus an `input` that broadcasts to it."""
+    return _added_to(op, input, mm(a, b, op=op))
+
+
+def baddbmm(input: MaybeShape, a: MaybeShape, b: MaybeShape, *, op: str = "baddbmm") -> MaybeShape:
+    """`torch.baddbmm(input, a, b)`: `bmm(a, b)`, `(B, N, M)`, plus an `input` that broadcasts to it."""
+    return _added_to(op, input, bmm(a, b, op=op))
+
+
+def addbmm(input: MaybeShape, a: MaybeShape, b: MaybeShape, *, op: str = "addbmm") -> MaybeShape:
+    """`torch.addbmm(input, a, b)`: `bmm(a, b)` summed over the batch, `(N, M)`, plus an `input` broadcast to it."""
+    product = bmm(a, b, op=op)
+    return _added_to(op, input, None if product is None else product[1:])
+
+
+def addmv(input: MaybeShape, a: MaybeShape, v: MaybeShape, *, op: str = "addmv") -> MaybeShape:
+    """`torch.addmv(input, a, v)`: `mv(a, v)`, `(N,)`, plus an `input` that broadcasts to it.
+
+    An empty matrix is a shortcut in torch: the result is then `input` (times `beta`), whatever
+    its shape, so the result is unknown unless the matrix is provably empty or not.
+    """
+    out = _added_to(op, input, mv(a, v, op=op))
+    count = numel(a) if a is not None and variadic_index(a) is None else None
+    low = lower_bound(count) if count is not None else None
+    if low is not None and low >= 1:
+        return out
+    if count is not None and count.const_value == 0:
+        return input
+    if input is None or out is None or rank(input) != len(out):
+        return None
+    return out if all(same(x, y) for x, y in zip(sizes(input), sizes(out))) else None
+
+
+def addr(input: MaybeShape, u: MaybeShape, v: MaybeShape, *, op: str = "addr") -> MaybeShape:
+    """`torch.addr(input, u, v)`: the outer product of two vectors, `(N, M)`, plus an `input` broadcast to it."""
+    x, y = _exact_rank(u, 1, op, "the first vector"), _exact_rank(v, 1, op, "the second vector")
+    return _added_to(op, input, None if x is None or y is None else (x[0], y[0]))
+
+
+def cdist(a: MaybeShape, b: MaybeShape) -> MaybeShape:
+    """`torch.cdist(a, b)`: the distances between the rows of `(*A, P, M)` and `(*B, R, M)`, `(*broadcast, P, R)`."""
+    op = "cdist"
+    names = ("x1", "x2")
+    for shape, name in zip((a, b), names):
+        if shape is not None and rank(shape) is not None and len(shape) < 2:
+            raise ShapeRuleError(f"{op}: {name} must have at least 2 dims (rows, columns), not {show_shape(shape)}")
+    if a is None or b is None or _after_variadic(a) < 2 or _after_variadic(b) < 2:
+        return None
+    _check_contraction(op, a, len(a) - 1, b, len(b) - 1, names)
+    batch = broadcast_shapes(a[:-2], b[:-2], op=f"{op} (batch dimensions)", operands=names)
+    return None if batch is None else (*batch, a[-2], b[-2])
 
 
 def linear(input: MaybeShape, weight: MaybeShape, bias: MaybeShape = None, *, has_bias: bool = False) -> MaybeShape:

@@ -18,6 +18,7 @@ from tyr.shape_rules.core import (
     const_of,
     describe_dim,
     differ,
+    locate,
     lower_bound,
     min_rank,
     numel,
@@ -399,3 +400,44 @@ def dropout(shape: MaybeShape, p: float = 0.5, op: str = "dropout") -> MaybeShap
     if not 0.0 <= p <= 1.0:
         raise ShapeRuleError(f"{op}: the probability p must be between 0 and 1, got {p}")
     return shape
+
+
+def glu(shape: MaybeShape, dim: int = -1) -> MaybeShape:
+    """`F.glu(input, dim)`: dim `dim` (of even size) halved; the first half gates the second."""
+    if shape is None:
+        return None
+    if rank(shape) == 0:
+        raise ShapeRuleError("glu: a 0-d tensor has no dimension to halve")
+    pos = locate(shape, dim, "glu")
+    if pos is None:
+        return None
+    size = shape[pos]
+    assert not isinstance(size, Variadic)
+    if (const_of(size) or 0) % 2:
+        raise ShapeRuleError(f"glu: dimension {dim} must have an even size to halve, not {show(size)}")
+    return (*shape[:pos], None if size is None else size // 2, *shape[pos + 1 :])
+
+
+def cosine_similarity(a: MaybeShape, b: MaybeShape, dim: int = 1, *, op: str = "cosine_similarity") -> MaybeShape:
+    """`F.cosine_similarity(a, b, dim)`: `a` and `b` broadcast, then dim `dim` is reduced.
+
+    The dim is counted in the broadcast shape; a 0-d result takes dims 0 and -1.
+    """
+    joint = broadcast_shapes(a, b, op=op, operands=("x1", "x2"))
+    if joint is None:
+        return None
+    pos = locate(joint, dim, op)
+    if pos is None:
+        return None
+    return (*joint[:pos], *joint[pos + 1 :]) if joint else ()
+
+
+def pairwise_distance(a: MaybeShape, b: MaybeShape, keepdim: bool = False) -> MaybeShape:
+    """`F.pairwise_distance(a, b, keepdim=False)`: `a` and `b` broadcast, then the last dim is reduced (a 0-d
+    result stays 0-d)."""
+    joint = broadcast_shapes(a, b, op="pairwise_distance", operands=("x1", "x2"))
+    if joint is None or not joint:
+        return joint
+    if variadic_index(joint) == len(joint) - 1:
+        return None
+    return (*joint[:-1], const(1)) if keepdim else joint[:-1]

@@ -17,7 +17,9 @@ from tyr.shape_rules.core import (
     dims_argument,
     locate,
     lower_bound,
+    min_rank,
     numel,
+    rank,
     show,
     show_shape,
     variadic_index,
@@ -161,3 +163,35 @@ def _nonzero(size: Size) -> bool:
 def _positive(size: Size) -> bool:
     low = None if size is None else lower_bound(size)
     return low is not None and low >= 1
+
+
+def multinomial(shape: MaybeShape, num_samples: SizeArg, replacement: bool = False) -> MaybeShape:
+    """`torch.multinomial(probs, num_samples, replacement)`: `(n,)` of a `(C,)` input, `(B, n)` of `(B, C)`.
+
+    At least one sample; without replacement no more samples than categories.
+    """
+    op = "multinomial"
+    n = as_size(num_samples)
+    if (const_of(n) or 0) < 0 or const_of(n) == 0:
+        raise ShapeRuleError(f"{op}: num_samples must be positive, got {show(n)}")
+    if shape is None:
+        return None
+    r = rank(shape)
+    if r is not None and r not in (1, 2) or min_rank(shape) > 2:
+        raise ShapeRuleError(f"{op}: the probabilities must be 1-d or 2-d, not {show_shape(shape)}")
+    if r is None:
+        return None
+    categories = shape[-1]
+    assert not isinstance(categories, Variadic)
+    rows = shape[0] if len(shape) == 2 else const(1)
+    assert not isinstance(rows, Variadic)
+    low = lower_bound(rows) if rows is not None else None
+    if const_of(categories) == 0 and low is not None and low >= 1:
+        raise ShapeRuleError(f"{op}: the probabilities {show_shape(shape)} have no categories to sample from")
+    if not replacement and n is not None and categories is not None:
+        low = lower_bound(n - categories)
+        if low is not None and low >= 1:
+            raise ShapeRuleError(
+                f"{op}: {show(n)} samples without replacement from {show(categories)} categories"
+            )
+    return (*shape[:-1], n)

@@ -198,11 +198,13 @@ def repeat(shape: MaybeShape, repeats: Sequence[SizeArg]) -> MaybeShape:
     """`x.repeat(*repeats)`: dim `i` (aligned at the end) times `repeats[i]`; extra repeats lead as new dims.
 
     There must be at least as many repeats as dims.  Every resulting size must be at least 0
-    (a negative count is accepted only on a dim of size 0).
+    (a negative count is accepted only on a dim of size 0).  Of a tensor of unknown shape
+    the result has one dim per count, each of unknown size (a count times a size, or the
+    count itself for a new dim), except that a count of 0 makes a dim of size 0.
     """
     counts = [as_size(r) for r in repeats]
     if shape is None:
-        return tuple(c if (const_of(c) or 0) >= 0 else None for c in counts)
+        return tuple(const(0) if const_of(c) == 0 else None for c in counts)
     if min_rank(shape) > len(counts):
         raise ShapeRuleError(
             f"repeat: {len(counts)} repeat counts given for {show_shape(shape)}; there must be at least one per dim"

@@ -4,7 +4,10 @@
 # `LayerNorm[*Normalized]` and `RMSNorm[*Normalized]` carry `normalized_shape`;
 # `GroupNorm[Groups, Channels]` its group and channel counts.  The tyr mypy plugin
 # binds them from the constructor's arguments and checks inputs against them.
+# `normalized_shape` takes an int or any sequence of ints: torch's annotation
+# (`int | list[int] | Size`) leaves out the tuples it accepts (`nn.LayerNorm((H, W))`).
 
+from collections.abc import Sequence
 from typing import Any, Generic
 
 from typing_extensions import TypeVar, TypeVarTuple, Unpack
@@ -39,7 +42,7 @@ class CrossMapLRN2d(Module):
     def forward(self, input: Tensor) -> Tensor: ...
     def extra_repr(self) -> str: ...
 
-_shape_t = int | list[int] | Size
+_shape_t = int | Sequence[int] | Size
 
 class LayerNorm(Module, Generic[Unpack[_Normalized]]):
     __constants__: list[str]

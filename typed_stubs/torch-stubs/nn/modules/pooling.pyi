@@ -5,7 +5,9 @@
 # `AvgPool2d[Kernel, Stride, Padding, CeilMode]` (int literal types or tuples of
 # them, bool literal types; `Stride` is `None` when it defaults to the kernel) are
 # bound by the tyr mypy plugin from the constructor's arguments; `pool(x)` goes to
-# the `pool_nd` shape rule.
+# the `pool_nd` shape rule.  `AdaptiveAvgPool2d[OutputSize]` and
+# `AdaptiveMaxPool2d[OutputSize, ReturnIndices]` (sizes, or tuples of them) go to
+# `adaptive_pool_nd`.
 
 from typing import Any, Generic
 
@@ -55,6 +57,7 @@ _Padding = TypeVar("_Padding", default=Any)
 _Dilation = TypeVar("_Dilation", default=Any)
 _CeilMode = TypeVar("_CeilMode", default=Any)
 _ReturnIndices = TypeVar("_ReturnIndices", default=Any)
+_OutputSize = TypeVar("_OutputSize", default=Any)
 
 class _MaxPoolNd(Module, Generic[_Kernel, _Stride, _Padding, _Dilation, _CeilMode, _ReturnIndices]):
     __constants__: list[str]
@@ -235,39 +238,39 @@ class LPPool3d(_LPPoolNd):
     stride: _size_3_t
     def forward(self, input: Tensor) -> Tensor: ...
 
-class _AdaptiveMaxPoolNd(Module):
+class _AdaptiveMaxPoolNd(Module, Generic[_OutputSize, _ReturnIndices]):
     __constants__: list[str]
     output_size: _size_any_opt_t
     return_indices: bool
     def __init__(self, output_size: _size_any_opt_t, return_indices: bool = False) -> None: ...
     def extra_repr(self) -> str: ...
 
-class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
+class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd[_OutputSize, _ReturnIndices]):
     output_size: _size_1_t
     def forward(self, input: Tensor): ...
 
-class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
+class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd[_OutputSize, _ReturnIndices]):
     output_size: _size_2_opt_t
     def forward(self, input: Tensor): ...
 
-class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
+class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd[_OutputSize, _ReturnIndices]):
     output_size: _size_3_opt_t
     def forward(self, input: Tensor): ...
 
-class _AdaptiveAvgPoolNd(Module):
+class _AdaptiveAvgPoolNd(Module, Generic[_OutputSize]):
     __constants__: list[str]
     output_size: _size_any_opt_t
     def __init__(self, output_size: _size_any_opt_t) -> None: ...
     def extra_repr(self) -> str: ...
 
-class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
+class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd[_OutputSize]):
     output_size: _size_1_t
     def forward(self, input: Tensor) -> Tensor: ...
 
-class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
+class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd[_OutputSize]):
     output_size: _size_2_opt_t
     def forward(self, input: Tensor) -> Tensor: ...
 
-class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
+class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd[_OutputSize]):
     output_size: _size_3_opt_t
     def forward(self, input: Tensor) -> Tensor: ...

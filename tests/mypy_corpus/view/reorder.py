@@ -1,0 +1,30 @@
+"""flip/roll keep the shape; movedim, narrow, unfold, repeat_interleave, pixel_shuffle, view_as_complex move sizes."""
+
+from typing import TypeVar, reveal_type
+
+import torch
+import torch.nn.functional as F
+
+from tyr import Tensor
+
+B = TypeVar("B")
+T = TypeVar("T")
+H = TypeVar("H")
+D = TypeVar("D")
+C = TypeVar("C")
+
+
+def rearrange(x: Tensor[B, T, H, D], img: Tensor[B, "4*C", H, D], pairs: Tensor[T, D, 2]) -> None:
+    reveal_type(torch.flip(x, dims=(1,)))  # N: Revealed type is "torch._tensor.Tensor[B, T, H, D]"
+    reveal_type(x.roll(1, dims=1))  # N: Revealed type is "torch._tensor.Tensor[B, T, H, D]"
+    reveal_type(x.movedim(1, 2))  # N: Revealed type is "torch._tensor.Tensor[B, H, T, D]"
+    reveal_type(x.narrow(1, 0, 4))  # N: Revealed type is "torch._tensor.Tensor[B, Literal[4], H, D]"
+    reveal_type(x.unfold(1, 4, 4))  # N: Revealed type is "torch._tensor.Tensor[B, tyr._static.DimExpr[Literal['T//4'], T], H, D, Literal[4]]"
+    reveal_type(x.repeat_interleave(2, dim=2))  # N: Revealed type is "torch._tensor.Tensor[B, T, tyr._static.DimExpr[Literal['2*H'], H], D]"
+    reveal_type(F.pixel_shuffle(img, 2))  # N: Revealed type is "torch._tensor.Tensor[B, C, tyr._static.DimExpr[Literal['2*H'], H], tyr._static.DimExpr[Literal['2*D'], D]]"
+    reveal_type(torch.view_as_complex(pairs))  # N: Revealed type is "torch._tensor.Tensor[T, D]"
+    reveal_type(torch.view_as_real(torch.view_as_complex(pairs)))  # N: Revealed type is "torch._tensor.Tensor[T, D, Literal[2]]"
+    x.flip(4)  # E: flip: dimension 4 is out of range for a 4-d tensor  [tyr-shape]
+    torch.view_as_complex(x)  # E: view_as_complex: the last dim must have size 2 (real, imaginary), not D  [tyr-shape]
+    x.movedim((0, 1), (1, 1))  # E: movedim: a dim repeats in the destination  [tyr-shape]
+    F.pixel_shuffle(torch.zeros(2, 6, 4, 4), 2)  # E: pixel_shuffle: the channel count 6 must be divisible by 4  [tyr-shape]

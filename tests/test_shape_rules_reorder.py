@@ -1,0 +1,152 @@
+"""Soundness of flip, roll, rot90, movedim, narrow, diagonal, unfold, repeat_interleave, tile, pixel_shuffle and
+view_as_complex/real against LibTorch (spec §7)."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn.functional as F
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_shape_rules_core import check, dim_of, draw_case, examples, shape, shapes_from, tensor, with_variadic
+
+from tyr._symbolic import const
+from tyr.shape_rules import (
+    ShapeRuleError,
+    Variadic,
+    diagonal,
+    flip,
+    flip_lr,
+    movedim,
+    narrow,
+    pixel_shuffle,
+    repeat_interleave,
+    roll,
+    rot90,
+    tile,
+    unfold,
+    view_as_complex,
+    view_as_real,
+)
+
+SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])
+DIMS = st.integers(-4, 3)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_flip_roll_rot90(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes))
+    if data.draw(st.booleans()):
+        x = with_variadic(data, x, values)
+    dims = data.draw(st.lists(DIMS, max_size=3))
+    check(flip, lambda x, d: torch.flip(tensor(x), d), x, dims, values=values)
+    check(lambda x: flip_lr(x), lambda x: torch.fliplr(tensor(x)), x, values=values)
+    check(lambda x: flip_lr(x, up_down=True), lambda x: torch.flipud(tensor(x)), x, values=values)
+    shifts = data.draw(st.one_of(st.integers(-2, 2), st.lists(st.integers(-2, 2), max_size=3)))
+    roll_dims = data.draw(st.one_of(st.none(), DIMS, st.lists(DIMS, max_size=3)))
+    check(roll, lambda x, s, d: torch.roll(tensor(x), s, d), x, shifts, roll_dims, values=values)
+    k = data.draw(st.integers(-3, 3))
+    pair = data.draw(st.one_of(st.tuples(DIMS, DIMS), st.lists(DIMS, max_size=3)))
+    check(rot90, lambda x, k, d: torch.rot90(tensor(x), k, d), x, k, pair, values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_movedim(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes))
+    n = data.draw(st.integers(0, 3))
+    if data.draw(st.booleans()):
+        source, destination = data.draw(DIMS), data.draw(DIMS)
+    else:
+        source = data.draw(st.lists(DIMS, min_size=n, max_size=n))
+        destination = data.draw(st.one_of(st.lists(DIMS, min_size=n, max_size=n), st.lists(DIMS, max_size=3)))
+    if data.draw(st.booleans()):
+        x = with_variadic(data, x, values)
+    check(movedim, lambda x, s, d: tensor(x).movedim(s, d), x, source, destination, values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_narrow_diagonal_unfold(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes))
+    if data.draw(st.integers(0, 3)) == 0:
+        x = with_variadic(data, x, values)
+    dim = dim_of(data, x)
+    bound = st.sampled_from([*sizes, const(0), const(-1), const(-2), *(-s for s in sizes)])
+    start, length = data.draw(bound), data.draw(st.sampled_from([*sizes, const(0), const(-1)]))
+    check(narrow, lambda x, d, s, n: tensor(x).narrow(d, s, n), x, dim, start, length, values=values)
+    offset = data.draw(st.integers(-3, 3))
+    d1, d2 = dim_of(data, x), dim_of(data, x)
+    check(diagonal, lambda x, o, a, b: tensor(x).diagonal(o, a, b), x, offset, d1, d2, values=values)
+    size, step = data.draw(st.sampled_from([*sizes, const(0)])), data.draw(st.sampled_from([*sizes, const(0)]))
+    check(unfold, lambda x, d, n, s: tensor(x).unfold(d, n, s), x, dim, size, step, values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_repeat_interleave_and_tile(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes, max_rank=3))
+    if data.draw(st.integers(0, 3)) == 0:
+        x = with_variadic(data, x, values)
+    count = data.draw(st.sampled_from([*sizes, const(0), const(-1)]))
+    dim = data.draw(st.one_of(st.none(), st.just(dim_of(data, x))))
+    check(repeat_interleave, lambda x, c, d: tensor(x).repeat_interleave(c, dim=d), x, count, dim, values=values)
+    reps = data.draw(st.lists(st.sampled_from([*sizes, const(0)]), max_size=4))
+    check(tile, lambda x, r: tensor(x).tile(r), x, reps, values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_pixel_shuffle(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    factor = data.draw(st.integers(0, 3))
+    x = data.draw(shapes_from(sizes, max_rank=4))
+    if len(x) >= 3 and data.draw(st.booleans()):
+        c, h, w = x[-3:]
+        grow = factor or 1
+        x = (*x[:-3], c * grow * grow, h * grow, w * grow)  # mostly divisible
+    if data.draw(st.integers(0, 3)) == 0:
+        x = with_variadic(data, x, values, at=0)
+    check(pixel_shuffle, lambda x, r: F.pixel_shuffle(tensor(x), r), x, factor, values=values)
+    check(lambda x, r: pixel_shuffle(x, r, inverse=True), lambda x, r: F.pixel_unshuffle(tensor(x), r), x, factor,
+          values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(100), deadline=None)
+@given(data=st.data())
+def test_complex_views(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes, max_rank=3))
+    if data.draw(st.booleans()):
+        x = (*x, const(2))
+    if data.draw(st.integers(0, 3)) == 0:
+        x = with_variadic(data, x, values)
+    check(view_as_complex, lambda x: torch.view_as_complex(tensor(x)), x, values=values)
+    check(view_as_real, lambda x: torch.view_as_real(tensor(x, torch.complex64)), x, values=values)
+
+
+def test_examples() -> None:
+    batch = Variadic("Batch")
+    assert movedim(shape("B", "T", "H", "D"), 2, 1) == shape("B", "H", "T", "D")
+    assert narrow(shape("B", "T"), 1, 0, const(3)) == shape("B", 3)
+    assert unfold(shape("B", "T", "D"), 1, 4, 4) == shape("B", "(T - 4)//4 + 1", "D", 4)
+    assert repeat_interleave(shape("B", "H", "T", "D"), 4, dim=1) == shape("B", "4*H", "T", "D")
+    assert pixel_shuffle(shape("B", "4*C", "H", "W"), 2) == shape("B", "C", "2*H", "2*W")
+    assert view_as_complex(shape(batch, "T", "D//2", 2)) == shape(batch, "T", "D//2")
+    assert diagonal(shape("N", "N")) == shape("N")
+    assert rot90(shape("B", "H", "W"), 1, (1, 2)) == shape("B", "W", "H")
+    with pytest.raises(ShapeRuleError, match="last dim must have size 2"):
+        view_as_complex(shape("T", "D"))
+    with pytest.raises(ShapeRuleError, match="must be divisible by 4"):
+        pixel_shuffle(shape("B", 6, "H", "W"), 2)

@@ -1,0 +1,360 @@
+"""Moving elements and dims around: `flip`, `roll`, `rot90`, `movedim`, `narrow`, `diagonal`, `Tensor.unfold`,
+`repeat_interleave`, `tile`, `pixel_shuffle` / `pixel_unshuffle`, `view_as_complex` / `view_as_real`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tyr._symbolic import Expr, const
+from tyr.shape_rules.core import (
+    Dims,
+    MaybeShape,
+    Shape,
+    ShapeRuleError,
+    Size,
+    SizeArg,
+    Variadic,
+    as_size,
+    const_of,
+    dims_argument,
+    differ,
+    locate,
+    lower_bound,
+    min_rank,
+    numel,
+    rank,
+    show,
+    show_shape,
+    sizes,
+    variadic_index,
+    wrap_dim,
+)
+from tyr.shape_rules.view import repeat
+
+
+def _distinct(shape: Shape, dims: Sequence[int], op: str, *, scalar_as_1d: bool = True) -> list[int | None]:
+    """Each dim's position in `shape` (None inside a Variadic); raises on a dim out of range or named twice."""
+    positions = [locate(shape, d, op, scalar_as_1d=scalar_as_1d) for d in dims]
+    if variadic_index(shape) is None:
+        seen: set[int] = set()
+        for d, p in zip(dims, positions):
+            if p in seen:
+                raise ShapeRuleError(f"{op}: dim {d} appears more than once in {tuple(dims)}")
+            if p is not None:
+                seen.add(p)
+    return positions
+
+
+def flip(shape: MaybeShape, dims: Sequence[int], *, op: str = "flip") -> MaybeShape:
+    """`x.flip(dims)`: the same shape; every dim in range and named once (a 0-d tensor takes 0 and -1)."""
+    if shape is not None:
+        _distinct(shape, dims, op)
+    return shape
+
+
+def flip_lr(shape: MaybeShape, *, up_down: bool = False) -> MaybeShape:
+    """`torch.fliplr(x)` (at least 2-d) / `torch.flipud(x)` (at least 1-d): the same shape."""
+    op, least = ("flipud", 1) if up_down else ("fliplr", 2)
+    if shape is not None and rank(shape) is not None and len(shape) < least:
+        raise ShapeRuleError(f"{op}: the input {show_shape(shape)} must have at least {least} dims")
+    return shape
+
+
+def roll(shape: MaybeShape, shifts: int | Sequence[int], dims: Dims = None) -> MaybeShape:
+    """`x.roll(shifts, dims)`: the same shape.
+
+    Without `dims` the flattened tensor rolls by one shift; with them, one shift per dim
+    (dims may repeat; a 0-d tensor has none; torch checks them only for a tensor with elements).
+    """
+    counts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+    wanted = dims_argument(dims)
+    if wanted is None or not wanted:
+        if not counts:
+            raise ShapeRuleError("roll: `shifts` required")
+        if len(counts) != 1:
+            raise ShapeRuleError(f"roll: {len(counts)} shifts for a flattened tensor, which takes one")
+        return shape
+    if len(counts) != len(wanted):
+        raise ShapeRuleError(f"roll: {len(counts)} shifts for {len(wanted)} dims; give one shift per dim")
+    count = numel(shape) if shape is not None else None
+    low = lower_bound(count) if count is not None else None
+    if shape is not None and low is not None and low >= 1:  # torch returns an empty tensor unchecked
+        for d in wanted:
+            locate(shape, d, "roll", scalar_as_1d=False)
+    return shape
+
+
+def rot90(shape: MaybeShape, k: int = 1, dims: Sequence[int] = (0, 1)) -> MaybeShape:
+    """`torch.rot90(x, k, dims)`: an odd number of quarter turns swaps the two dims."""
+    op = "rot90"
+    if len(dims) != 2:
+        raise ShapeRuleError(f"rot90: expected two dims to rotate in, got {len(dims)}")
+    if shape is None:
+        return None
+    if rank(shape) is not None and len(shape) < 2:
+        raise ShapeRuleError(f"rot90: the input {show_shape(shape)} must have at least 2 dims")
+    a, b = (locate(shape, d, op) for d in dims)
+    r = rank(shape)
+    if r is not None:
+        assert a is not None and b is not None
+        if a == b:
+            raise ShapeRuleError(f"rot90: the dims {tuple(dims)} to rotate in must differ")
+    if k % 2 == 0:
+        return shape
+    if a is None or b is None or a == b:
+        return None
+    out = list(shape)
+    out[a], out[b] = shape[b], shape[a]
+    return tuple(out)
+
+
+def movedim(shape: MaybeShape, source: int | Sequence[int], destination: int | Sequence[int]) -> MaybeShape:
+    """`x.movedim(source, destination)`: the dims `source` move to `destination`, the rest keep their order."""
+    op = "movedim"
+    src = (source,) if isinstance(source, int) else tuple(source)
+    dst = (destination,) if isinstance(destination, int) else tuple(destination)
+    if len(src) != len(dst):
+        raise ShapeRuleError(f"{op}: {len(src)} source dims but {len(dst)} destination dims")
+    if shape is None:
+        return None
+    if variadic_index(shape) is not None:
+        _distinct(shape, src, op)
+        _distinct(shape, dst, op)
+        return None
+    n = len(shape)
+    s = [wrap_dim(d, n, op) for d in src]
+    t = [wrap_dim(d, n, op) for d in dst]
+    for name, wrapped, given in (("source", s, src), ("destination", t, dst)):
+        if len(set(wrapped)) != len(wrapped):
+            raise ShapeRuleError(f"{op}: a dim repeats in the {name} {given}")
+    moved = dict(zip(t, s))
+    rest = iter(i for i in range(n) if i not in s)
+    return tuple(shape[moved[j]] if j in moved else shape[next(rest)] for j in range(n))
+
+
+def narrow(shape: MaybeShape, dim: int, start: SizeArg, length: SizeArg) -> MaybeShape:
+    """`x.narrow(dim, start, length)`: dim `dim` becomes `length` long.
+
+    `start` may count from the end (`-size <= start <= size`) and `start + length` may not pass
+    the end; `length` is not negative.  A 0-d tensor cannot be narrowed.
+    """
+    op = "narrow"
+    n, first = as_size(length), as_size(start)
+    if n is not None and (const_of(n) or 0) < 0:
+        raise ShapeRuleError(f"{op}: length must be non-negative, got {show(n)}")
+    if shape is None:
+        return None
+    if rank(shape) == 0:
+        raise ShapeRuleError(f"{op}: a 0-d tensor cannot be narrowed")
+    pos = locate(shape, dim, op)
+    if pos is None:
+        return None
+    size = shape[pos]
+    assert not isinstance(size, Variadic)
+    low = lower_bound(first) if first is not None else None
+    if size is not None and first is not None and (low is not None and low >= 0 or _negative(first)):
+        begin = first + size if _negative(first) else first
+        if _negative(size - begin) or _negative(begin) or (n is not None and _negative(size - begin - n)):
+            raise ShapeRuleError(
+                f"{op}: start {show(first)} and length {show(n)} do not fit in dimension {dim} of size {show(size)}"
+            )
+    return (*shape[:pos], n, *shape[pos + 1 :])
+
+
+def _negative(e: Expr) -> bool:
+    """`e < 0` for every positive value of the symbols."""
+    low = lower_bound(-e)
+    return low is not None and low >= 1
+
+
+def diagonal(shape: MaybeShape, offset: int = 0, dim1: int = 0, dim2: int = 1) -> MaybeShape:
+    """`x.diagonal(offset, dim1, dim2)`: the two dims are removed and the diagonal's length appended.
+
+    The length is `max(min(n1, n2 - offset), 0)` for `offset >= 0` and `max(min(n1 + offset, n2), 0)`
+    otherwise (where it is not evident, unknown).
+    """
+    op = "diagonal"
+    if shape is None:
+        return None
+    if rank(shape) is not None and len(shape) < 2:
+        raise ShapeRuleError(f"{op}: the input {show_shape(shape)} must have at least 2 dims")
+    a, b = locate(shape, dim1, op), locate(shape, dim2, op)
+    if rank(shape) is not None and a == b:
+        raise ShapeRuleError(f"{op}: the two dims must differ, got {dim1} and {dim2}")
+    if a is None or b is None:
+        return None
+    n1, n2 = shape[a], shape[b]
+    assert not isinstance(n1, Variadic) and not isinstance(n2, Variadic)
+    length = None
+    if n1 is not None and n2 is not None:
+        first, second = (n1, n2 - offset) if offset >= 0 else (n1 + offset, n2)
+        length = _clamped_min(first, second)
+    return (*(s for i, s in enumerate(shape) if i not in (a, b)), length)
+
+
+def _clamped_min(a: Expr, b: Expr) -> Size:
+    """`max(min(a, b), 0)` where evident."""
+    low_ab, low_ba = lower_bound(b - a), lower_bound(a - b)
+    smaller = a if low_ab is not None and low_ab >= 0 else b if low_ba is not None and low_ba >= 0 else None
+    if smaller is None:
+        return None
+    if _negative(smaller):
+        return const(0)
+    low = lower_bound(smaller)
+    return smaller if low is not None and low >= 0 else None
+
+
+def unfold(shape: MaybeShape, dim: int, size: SizeArg, step: SizeArg) -> MaybeShape:
+    """`x.unfold(dim, size, step)`: windows of `size` every `step` along `dim`, as a new last dim.
+
+    Dim `dim` becomes the number of windows, `(n - size) // step + 1`; `size` may not exceed
+    `n` and `step` is positive.  A 0-d tensor is taken as one element.
+    """
+    op = "unfold"
+    window, stride = as_size(size), as_size(step)
+    if (const_of(stride) or 0) < 0 or const_of(stride) == 0:
+        raise ShapeRuleError(f"{op}: step must be positive, got {show(stride)}")
+    if window is not None and (const_of(window) or 0) < 0:
+        raise ShapeRuleError(f"{op}: size must be non-negative, got {show(window)}")
+    if shape is None:
+        return None
+    pos = locate(shape, dim, op)
+    if pos is None:
+        return None
+    if not shape:
+        if (const_of(window) or 0) > 1:
+            raise ShapeRuleError(f"{op}: a 0-d tensor holds one element, not windows of {show(window)}")
+        return (window,)
+    n = shape[pos]
+    assert not isinstance(n, Variadic)
+    count: Size = None
+    if n is not None and window is not None:
+        if _negative(n - window):
+            raise ShapeRuleError(f"{op}: windows of {show(window)} do not fit in dimension {dim} of size {show(n)}")
+        if stride is not None:
+            count = (n - window) // stride + 1
+    return (*shape[:pos], count, *shape[pos + 1 :], window)
+
+
+def repeat_interleave(
+    shape: MaybeShape, repeats: SizeArg, dim: int | None = None, output_size: SizeArg = None
+) -> MaybeShape:
+    """`x.repeat_interleave(repeats, dim)` with an int `repeats`: each element `repeats` times along `dim`.
+
+    Without `dim` the tensor is flattened first.  (A tensor of repeats gives sizes that are
+    values: pass None.)  `output_size`, when given, is the size of the repeated dim, and must
+    agree with it.
+    """
+    op = "repeat_interleave"
+    count = as_size(repeats)
+    if count is not None and (const_of(count) or 0) < 0:
+        raise ShapeRuleError(f"{op}: repeats must be non-negative, got {show(count)}")
+    out = _repeat_interleave(shape, count, dim, op)
+    wanted = as_size(output_size)
+    if out is None or wanted is None:
+        return out
+    pos = -1 if dim is None else locate(out, dim, op)
+    if pos is None:
+        return out
+    got = out[pos]
+    assert not isinstance(got, Variadic)
+    if differ(got, wanted):
+        raise ShapeRuleError(f"{op}: output_size {show(wanted)} given for a repeated dim of size {show(got)}")
+    return (*out[:pos], wanted, *out[pos + 1 :]) if pos != -1 else (*out[:-1], wanted)
+
+
+def _repeat_interleave(shape: MaybeShape, count: Size, dim: int | None, op: str) -> MaybeShape:
+    if shape is None:
+        return None
+    if dim is None:
+        total = numel(shape)
+        return (None if total is None or count is None else total * count,)
+    if rank(shape) == 0:
+        raise ShapeRuleError(f"{op}: a 0-d tensor has no dimension {dim} (repeat it without a dim)")
+    pos = locate(shape, dim, op)
+    if pos is None:
+        return None
+    size = shape[pos]
+    assert not isinstance(size, Variadic)
+    return (*shape[:pos], None if size is None or count is None else size * count, *shape[pos + 1 :])
+
+
+def tile(shape: MaybeShape, reps: Sequence[SizeArg]) -> MaybeShape:
+    """`x.tile(reps)`: `repeat` after padding `reps` with leading 1s to the tensor's number of dims."""
+    counts = [as_size(r) for r in reps]
+    if shape is None:
+        return None
+    r = rank(shape)
+    if r is None:
+        return None  # whether `reps` is padded depends on the Variadic's length
+    ones: list[Size] = [const(1)] * (r - len(counts))
+    return repeat(shape, ones + counts)
+
+
+def pixel_shuffle(shape: MaybeShape, factor: int, *, inverse: bool = False) -> MaybeShape:
+    """`F.pixel_shuffle(x, r)`: `(*, C*r*r, H, W)` to `(*, C, H*r, W*r)`; `pixel_unshuffle` the other way.
+
+    The channels (for the shuffle) or the height and width (for the unshuffle) must divide by
+    `r` (`r*r`); `r` is positive.  (torch's unshuffle returns an empty tensor as it is.)
+    """
+    op = "pixel_unshuffle" if inverse else "pixel_shuffle"
+    if factor <= 0:
+        raise ShapeRuleError(f"{op}: the factor must be positive, got {factor}")
+    if shape is None:
+        return None
+    if min_rank(shape) < 3 and rank(shape) is not None:
+        raise ShapeRuleError(f"{op}: the input {show_shape(shape)} must have at least 3 dims (*, C, H, W)")
+    v = variadic_index(shape)
+    if v is not None and len(shape) - v - 1 < 3:
+        return None
+    c, h, w = sizes(shape[-3:])
+    if inverse:
+        for name, s in (("height", h), ("width", w)):
+            _divides(op, name, s, factor)
+        out = (_times(c, factor * factor), _over(h, factor), _over(w, factor))
+        count = numel(shape)
+        low = lower_bound(count) if count is not None else None
+        if count is not None and count.const_value == 0:
+            return shape  # torch returns an empty input as it is
+        if low is None or low < 1:
+            return None
+    else:
+        _divides(op, "channel count", c, factor * factor)
+        out = (_over(c, factor * factor), _times(h, factor), _times(w, factor))
+    return (*shape[:-3], *out)
+
+
+def _divides(op: str, what: str, size: Size, factor: int) -> None:
+    """A constant size must divide by `factor` (a symbolic one is taken as a multiple, SHAPES.md §6)."""
+    value = const_of(size)
+    if value is not None and value % factor:
+        raise ShapeRuleError(f"{op}: the {what} {show(size)} must be divisible by {factor}")
+
+
+def _over(size: Size, factor: int) -> Size:
+    return None if size is None else size // factor
+
+
+def _times(size: Size, factor: int) -> Size:
+    return None if size is None else size * factor
+
+
+def view_as_complex(shape: MaybeShape) -> MaybeShape:
+    """`torch.view_as_complex(x)`: a last dim of size 2 (real and imaginary parts) is dropped."""
+    op = "view_as_complex"
+    if shape is None:
+        return None
+    if rank(shape) == 0:
+        raise ShapeRuleError(f"{op}: the input must have at least 1 dim (of size 2)")
+    if variadic_index(shape) == len(shape) - 1:
+        return None
+    last = shape[-1]
+    assert not isinstance(last, Variadic)
+    if differ(last, const(2)):
+        raise ShapeRuleError(f"{op}: the last dim must have size 2 (real, imaginary), not {show(last)}")
+    return shape[:-1]
+
+
+def view_as_real(shape: MaybeShape) -> MaybeShape:
+    """`torch.view_as_real(x)`: a last dim of size 2 is appended."""
+    return None if shape is None else (*shape, const(2))
