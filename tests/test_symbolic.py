@@ -27,7 +27,6 @@ from tyr._symbolic import Expr, ExprSyntaxError, const, division_facts, parse, p
         ("(B*T)//B", "T"),
         ("(H+2*1-1*(3-1)-1)//1+1", "H"),  # 'same' conv: k=3, p=1, s=1
         ("H//2//2", "H//4"),  # two poolings against one annotation
-        ("(H//2+1)//2", "(H+2)//4"),
         ("(2*H+2)//4", "(H+1)//2"),
         ("(3*H+1)//2", "H+(H+1)//2"),
         ("(-H)//2", "H//2-H"),
@@ -42,6 +41,16 @@ from tyr._symbolic import Expr, ExprSyntaxError, const, division_facts, parse, p
 def test_equal_sizes_have_equal_normal_forms(left: str, right: str) -> None:
     assert parse(left) == parse(right)
     assert hash(parse(left)) == hash(parse(right))
+
+
+def test_nested_divisions_state_each_divisor() -> None:
+    """`(N//2 - 2)//4` makes `N` a multiple of 2 and of 4, not of 8 (SHAPES.md §6, division by division)."""
+    assert parse("(N//2 - 2)//4").evaluate({"N": 28}) == 3  # 28 is a multiple of 2 and 4; (14 - 2)//4 is 3
+    assert parse("(H//2 + 1)//2") != parse("H//4")  # different facts: H even, H a multiple of 4
+    assert sizes_equal(parse("(H//2 + 1)//2"), parse("H//4"))  # equal where both hold
+    # a division of a division chains its divisors: the head dim `D//H` is even, so D is a multiple of 2*H
+    assert parse("(D//H)//2") == parse("D//(2*H)")
+    assert parse("D//H - (D//H)//2") == parse("(D//H)//2")
 
 
 @pytest.mark.parametrize(

@@ -289,6 +289,12 @@ def _floordiv(num: Expr, den: Expr, *, as_written: bool = False) -> Expr:
     divisor = _monomial(den)
     if divisor is None:
         return _atom(num, den)
+    num_value = num.const_value
+    positive = _positive_monomial(den)
+    if num_value is not None and positive is not None and -positive[1] <= num_value < positive[1]:
+        # a product of positive symbols is at least its coefficient c: `k // den` is 0 for 0 <= k < c
+        # and -1 for -c <= k < 0 (`(-1)//S` is -1 for every stride S)
+        return const(0 if num_value >= 0 else -1)
     if not as_written and (num.has_division or den.has_division or num.facts or den.facts):
         # `(5*H*(W//3)) // (5*W)` is `H//3`: with `W = 3*W~0` the factor `W~0` cancels; divided
         # as written, it would make `H` a multiple of `W`, which nobody wrote.
@@ -358,14 +364,15 @@ def _floordiv_const(num: Expr, c: int) -> Expr:
     g = math.gcd(c, *rest.values())
     rest = {m: k // g for m, k in rest.items()}
     c //= g
-    # floor((x//a + p) / c) == floor((x + p*a) / (a*c)) for integer p and a > 0: nested
-    # divisions fold, so `H//2//2` is `H//4`.
-    for mono, k in rest.items():
+    # floor(floor(x / a) / c) == floor(x / (a*c)) for a > 0: a division of a division folds, so
+    # `H//2//2` is `H//4`.  With an offset (`(N//2 - 2)//4`) the identity holds too, but the
+    # folded `(N - 4)//8` would state that 8 divides `N`, which nobody wrote: it stays.
+    if len(rest) == 1:
+        ((mono, k),) = rest.items()
         if k == 1 and len(mono) == 1 and isinstance(mono[0], FloorDiv):
             a = mono[0].den.const_value
             if a is not None and a > 0:
-                p = Expr._from_dict({m: j for m, j in rest.items() if m != mono})
-                return _add(quotient, _floordiv_const(_add(mono[0].num, _mul(p, const(a))), a * c))
+                return _add(quotient, _floordiv_const(mono[0].num, a * c))
     return _add(quotient, _atom(Expr._from_dict(rest), const(c)))
 
 
@@ -433,28 +440,61 @@ class _Fact:
 
 
 def _facts_of(e: Expr, path: Expr | None, found: dict[str, list[Expr]], *, sized: bool = False) -> None:
-    """Collect what `e` divides: each symbol of a dividend is a multiple of the divisors above it.
+    """Collect what `e` divides: each symbol in a division's dividend is a multiple of its divisor.
 
-    `path` is the product of the divisors `e` sits under (None at the top, or below a
-    divisor that is not a product of symbols).  In `(T - B//2)//3`, `T` is a multiple of
-    3 and `B` of 2 and of 6; in `(D//H)//2`, `D` of `H` and `2*H`.  With `sized`, a
-    divisor may also hold divisions (`H // (H//K)`: `H` is a multiple of the size `H//K`).
+    In `(T - B//2)//3`, `T` and `B` are multiples of 3 and `B` of 2; in `(N//2 - 2)//4`, `N` of
+    2 and of 4.  Where the dividend is exactly a division, the division of a division, the
+    divisors multiply: in `(D//H)//2` the quotient `D//H` is even, so `D` is a multiple of
+    `2*H` (`path` is the product of the divisors of such a chain).  With `sized`, a divisor
+    may also hold divisions (`H // (H//K)`: `H` is a multiple of the size `H//K`).
     """
     for mono, _ in e.terms:
         for atom in mono:
-            if isinstance(atom, str):
-                # a symbol the divisor itself is a multiple of (`H` in `(D + H)//H`) is not divided
-                if path is not None and not any(atom in mono for mono, _ in path.terms):
-                    divisors = found.setdefault(atom, [])
-                    if path not in divisors:
-                        divisors.append(path)
+            if not isinstance(atom, FloorDiv):
                 continue
             _facts_of(atom.den, None, found, sized=sized)
             single = _monomial(atom.den) if sized else _positive_monomial(atom.den)
             if single is None or single[1] <= 0:
                 _facts_of(atom.num, None, found, sized=sized)
+                continue
+            divisor = atom.den if path is None else _mul(path, atom.den)
+            for name in _dividend_symbols(atom.num):
+                # a symbol the divisor itself is a multiple of (`H` in `(D + H)//H`) is not divided
+                if not any(name in m for m, _ in atom.den.terms):
+                    _note(found, name, atom.den)
+            inner = _whole_division(atom.num)
+            chained = inner is not None and (_monomial(inner.den) if sized else _positive_monomial(inner.den))
+            if inner is not None and chained and chained[1] > 0:
+                _facts_of(atom.num, divisor, found, sized=sized)  # a division of a division: chain
+                for name in _dividend_symbols(inner.num):
+                    if not any(name in m for m, _ in inner.den.terms):
+                        _note(found, name, _mul(divisor, inner.den))
             else:
-                _facts_of(atom.num, atom.den if path is None else _mul(path, atom.den), found, sized=sized)
+                _facts_of(atom.num, None, found, sized=sized)
+
+
+def _dividend_symbols(e: Expr) -> set[str]:
+    """The symbols a division of `e` divides: those of `e` outside the divisors of its own divisions."""
+    names: set[str] = set()
+    for mono, _ in e.terms:
+        for atom in mono:
+            names |= {atom} if isinstance(atom, str) else _dividend_symbols(atom.num)
+    return names
+
+
+def _whole_division(e: Expr) -> FloorDiv | None:
+    """The division `e` is, when it is exactly one (`D//H`, not `2*(D//H)` or `D//H - 2`)."""
+    if len(e.terms) == 1:
+        mono, coeff = e.terms[0]
+        if coeff == 1 and len(mono) == 1 and isinstance(mono[0], FloorDiv):
+            return mono[0]
+    return None
+
+
+def _note(found: dict[str, list[Expr]], name: str, divisor: Expr) -> None:
+    divisors = found.setdefault(name, [])
+    if divisor not in divisors:
+        divisors.append(divisor)
 
 
 def _expand(exprs: Sequence[Expr]) -> tuple[list[Expr], list[_Fact]]:
@@ -549,7 +589,9 @@ def _collapse_fact(e: Expr, fact: _Fact) -> Expr:
             if isinstance(atom, str):
                 term = _mul(term, sym(atom))
             else:
-                term = _mul(term, _floordiv(_collapse_fact(atom.num, fact), _collapse_fact(atom.den, fact)))
+                # a division that stayed keeps `symbol // divisor` as it is: folding `2*(B//2)` into
+                # `B` inside it would make it divide `B` itself, which nobody wrote
+                term = _mul(term, _substitute(_atom(atom.num, atom.den), {fact.fresh: quotient}))
         for _ in range(whole):
             term = _mul(term, sym(fact.symbol))
         for _ in range(power - whole):

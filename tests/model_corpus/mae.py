@@ -77,7 +77,7 @@ class MAE(nn.Module, Generic[I, P, D, Dd]):
         return x.reshape(imgs.shape[0], h * w, p * p * 3)
 
     def forward_encoder(self, imgs: Tensor[B, 3, I, I], mask_ratio: float) -> tuple[
-        Tensor[B, Any, D], Tensor[B, L], Tensor[B, L]
+        Tensor[B, Any, D], Tensor[B, "(I//P)*(I//P)"], Tensor[B, "(I//P)*(I//P)"]
     ]:
         x = self.patch_embed(imgs).flatten(2).transpose(1, 2)  # (B, L, D)
         x = x + self.pos_embed[:, 1:, :]
@@ -88,7 +88,9 @@ class MAE(nn.Module, Generic[I, P, D, Dd]):
             x = block(x)
         return self.norm(x), mask, ids_restore
 
-    def forward_decoder(self, x: Tensor[B, N, D], ids_restore: Tensor[B, L]) -> Tensor[B, L, "P*P*3"]:
+    def forward_decoder(
+        self, x: Tensor[B, N, D], ids_restore: Tensor[B, "(I//P)*(I//P)"]
+    ) -> Tensor[B, "(I//P)*(I//P)", "P*P*3"]:
         x = self.decoder_embed(x)
         mask_tokens = self.mask_token.repeat(x.shape[0], ids_restore.shape[1] + 1 - x.shape[1], 1)
         x_ = torch.cat([x[:, 1:, :], mask_tokens], dim=1)  # no cls token

@@ -201,19 +201,35 @@ def _int_or_ints(call: Call, name: str, default: object) -> int | tuple[int, ...
     return tuple(items)
 
 
+def _strides(call: Call, name: str) -> rules.Stride | tuple[rules.Stride, ...]:
+    """A stride or groups argument: ints or sizes (`stride=p` with `p: Dim[P]`); 1 when not given."""
+    actuals = call.actuals(name)
+    if not actuals or call.is_none(actuals[0]):
+        return 1
+    one = call.size_of(actuals[0])
+    items = [one] if one is not None else call.sequence_of(actuals[0])
+    if items is None or any(item is None for item in items):
+        raise NotKnown
+    strides = tuple(item.const_value if item.const_value is not None else item for item in items if item is not None)
+    return strides[0] if one is not None else strides
+
+
 def _conv(n: int) -> FunctionHandler:
     def handler(call: Call) -> Type:
         bias = call.actuals("bias")
         padding = call.str_arg("padding")
+        groups = _strides(call, "groups")
+        if isinstance(groups, tuple):
+            raise NotKnown
         return call.tensor(
             rules.conv_nd(
                 call.tensor_arg("input"),
                 call.tensor_arg("weight"),
                 call.shape_of(bias[0]) if bias and not call.is_none(bias[0]) else None,
-                stride=_int_or_ints(call, "stride", 1),  # type: ignore[arg-type]
+                stride=_strides(call, "stride"),
                 padding=padding if padding in ("same", "valid") else _int_or_ints(call, "padding", 0),  # type: ignore[arg-type]
                 dilation=_int_or_ints(call, "dilation", 1),  # type: ignore[arg-type]
-                groups=call.int_arg("groups", default=1),  # type: ignore[arg-type]
+                groups=groups,
                 n=n,
             )
         )

@@ -41,6 +41,7 @@ from mypy.types import (
 )
 
 from tyr import shape_rules as rules
+from tyr._symbolic import Expr
 from tyr.mypy_plugin import _calls, _einops, _errors, _names
 from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
 from tyr.mypy_plugin._types import UNKNOWN, Lookup, NotATensor, Scope, unknown_rank
@@ -106,6 +107,17 @@ class Module:
         ):
             raise NotKnown
         return value
+
+    def strides(self, index: int) -> rules.Stride | tuple[rules.Stride, ...]:
+        """A stride or groups argument: ints or sizes (`stride=p` with `p: Dim[P]`)."""
+        value = self.static(index)
+        items = value if isinstance(value, tuple) else (value,)
+        strides: list[rules.Stride] = []
+        for item in items:
+            if not (type(item) is int or isinstance(item, Expr)):
+                raise NotKnown
+            strides.append(item)
+        return tuple(strides) if isinstance(value, tuple) else strides[0]
 
     def sizes_per_dim(self, index: int, n: int) -> tuple[Size, ...]:
         """A kernel size (an int, a `Dim` or a tuple of them) as one size per spatial dim."""
@@ -453,8 +465,8 @@ def _conv_forward(n: int) -> Forward:
     def forward(module: Module, inputs: Sequence[Type]) -> Type:
         in_channels, out_channels = module.size(0), module.size(1)
         kernel = module.sizes_per_dim(2, n)
-        groups = module.int_or_ints(6)
-        if not isinstance(groups, int):
+        groups = module.strides(6)
+        if isinstance(groups, tuple):
             raise NotKnown
         per_group = in_channels // groups if in_channels is not None else None
         padding = module.static(4)
@@ -463,7 +475,7 @@ def _conv_forward(n: int) -> Forward:
                 _input(module, inputs),
                 (out_channels, per_group, *kernel),
                 None,
-                stride=module.int_or_ints(3),
+                stride=module.strides(3),
                 padding=padding if padding in ("same", "valid") else module.int_or_ints(4),
                 dilation=module.int_or_ints(5),
                 groups=groups,

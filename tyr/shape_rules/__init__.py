@@ -20,6 +20,7 @@ from tyr.shape_rules.broadcast import broadcast_shapes, broadcast_sizes, broadca
 from tyr.shape_rules.concat import cat, cat_repeated, chunk, split, stack, stack_repeated, unbind
 from tyr.shape_rules.conv import (
     IntOrTuple,
+    Stride,
     adaptive_pool_nd,
     affine_grid,
     conv_nd,
@@ -112,6 +113,7 @@ __all__ = [
     "Dims",
     "IndexItem",
     "IntOrTuple",
+    "Stride",
     "MaybeShape",
     "Reduction",
     "Shape",

@@ -16,6 +16,7 @@ from tyr.shape_rules.core import (
     const_of,
     describe_dim,
     differ,
+    divide_size,
     locate,
     lower_bound,
     min_rank,
@@ -283,7 +284,7 @@ def chunk(shape: MaybeShape, chunks: int, dim: int = 0) -> tuple[Shape, ...] | N
         return None
     if size.const_value == 0:
         return _pieces(shape, pos, [const(0)] * chunks)
-    step = (size + (chunks - 1)) // chunks
+    step = divide_size(size, chunks - 1, chunks)
     count = _count(size, step)
     if count is None:
         return None

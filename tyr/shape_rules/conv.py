@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Literal, Union
+from typing import Any, Literal, Union
 
 from tyr._symbolic import Expr, const
 from tyr.shape_rules.core import (
@@ -22,6 +22,7 @@ from tyr.shape_rules.core import (
     as_size,
     const_of,
     differ,
+    divide_size,
     lower_bound,
     min_rank,
     rank,
@@ -34,9 +35,14 @@ from tyr.shape_rules.core import (
 IntOrTuple = Union[int, Sequence[int]]
 """A per-spatial-dim argument: one int for every dim, or one per dim."""
 
+Stride = Union[int, Expr]
+"""A stride or a number of groups: an int, or a size (`nn.Conv2d(3, d, kernel_size=p, stride=p)`)."""
 
-def _per_dim(value: IntOrTuple, n: int, name: str, op: str) -> tuple[int, ...]:
-    if isinstance(value, int):
+StrideOrTuple = Union[Stride, Sequence[Stride]]
+
+
+def _per_dim(value: Any, n: int, name: str, op: str) -> tuple[Any, ...]:
+    if isinstance(value, (int, Expr)):
         return (value,) * n
     values = tuple(value)
     if len(values) == 1:
@@ -75,11 +81,14 @@ def _known_negative(e: Expr) -> bool:
     return value is not None and value < 0
 
 
-def conv_output_size(size: Size, kernel: Size, stride: int, padding: int, dilation: int) -> Size:
+def conv_output_size(size: Size, kernel: Size, stride: Stride, padding: int, dilation: int) -> Size:
     """`(size + 2*padding - dilation*(kernel - 1) - 1) // stride + 1`, the length a convolution leaves."""
     if size is None or kernel is None:
         return None
-    return (size + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1
+    offset = 2 * padding - dilation * (kernel - 1) - 1
+    if isinstance(stride, Expr):  # a patch embedding: kernel and stride P, `(I - P)//P + 1` is `I//P`
+        return (size + offset) // stride + 1
+    return divide_size(size, offset, stride) + 1
 
 
 def _positive(size: Size) -> bool | None:
@@ -100,16 +109,21 @@ def _batch_size(batch: Shape) -> Size:
     return None if isinstance(item, Variadic) else item
 
 
-def _check_params(op: str, strides: tuple[int, ...], pads: tuple[int, ...], dilations: tuple[int, ...],
-                  groups: int) -> None:
+def _check_params(op: str, strides: tuple[Stride, ...], pads: tuple[int, ...], dilations: tuple[int, ...],
+                  groups: Stride) -> None:
     if any(p < 0 for p in pads):
         raise ShapeRuleError(f"{op}: padding must be non-negative, got {list(pads)}")
-    if any(s <= 0 for s in strides):
-        raise ShapeRuleError(f"{op}: strides must be positive, got {list(strides)}")
+    if any((c := _const(s)) is not None and c <= 0 for s in strides):
+        raise ShapeRuleError(f"{op}: strides must be positive, got {[show(as_size(s)) for s in strides]}")
     if any(d < 0 for d in dilations):
         raise ShapeRuleError(f"{op}: dilation must be positive, got {list(dilations)}")
-    if groups <= 0:
-        raise ShapeRuleError(f"{op}: groups must be positive, got {groups}")
+    value = _const(groups)
+    if value is not None and value <= 0:
+        raise ShapeRuleError(f"{op}: groups must be positive, got {value}")
+
+
+def _const(value: Stride) -> int | None:
+    return value if isinstance(value, int) else value.const_value
 
 
 def _check_weight(op: str, weight: MaybeShape, n: int, what: str) -> list[Size] | None:
@@ -122,9 +136,9 @@ def _check_weight(op: str, weight: MaybeShape, n: int, what: str) -> list[Size] 
     return [s for s in weight if not isinstance(s, Variadic)]
 
 
-def _check_groups(op: str, size: Size, groups: int, weight: Shape) -> None:
-    c = const_of(size)
-    if c is not None and (c < groups or c % groups):
+def _check_groups(op: str, size: Size, groups: Stride, weight: Shape) -> None:
+    c, g = const_of(size), _const(groups)
+    if c is not None and g is not None and (c < g or c % g):
         raise ShapeRuleError(
             f"{op}: dim 0 of the weight {show_shape(weight)} must be a positive multiple of groups ({groups})"
         )
@@ -134,10 +148,10 @@ def conv_nd(
     input: MaybeShape,
     weight: MaybeShape,
     bias: MaybeShape = None,
-    stride: IntOrTuple = 1,
+    stride: StrideOrTuple = 1,
     padding: IntOrTuple | Literal["same", "valid"] = 0,
     dilation: IntOrTuple = 1,
-    groups: int = 1,
+    groups: Stride = 1,
     *,
     n: int = 2,
 ) -> MaybeShape:
@@ -165,7 +179,9 @@ def conv_nd(
     else:
         pads = _per_dim(padding, n, "padding", op)
     _check_params(op, strides, pads, dilations, groups)
-    if same and any(s != 1 for s in strides):
+    if same and any(_const(s) != 1 for s in strides):
+        if any(_const(s) is None for s in strides):
+            return None  # a symbolic stride may be 1
         raise ShapeRuleError(f"{op}: padding='same' is not supported for strided convolutions")
     w = _check_weight(op, weight, n, "C_out, C_in/groups")
     parts = None if input is None else _split_input(input, n, op)
@@ -181,7 +197,7 @@ def conv_nd(
     if differ(channels, expected):
         raise ShapeRuleError(
             f"{op}: the input has {show(channels)} channels (dim {len(batch)} of {show_shape(input)}) but the "
-            f"weight {show_shape(weight)} with groups={groups} expects {show(expected)}"
+            f"weight {show_shape(weight)} with groups={show(as_size(groups))} expects {show(expected)}"
         )
     if channels is None:
         channels = expected
@@ -313,8 +329,8 @@ def pool_output_size(size: Size, kernel: int, stride: int, padding: int, dilatio
         return None
     extent = dilation * (kernel - 1) + 1
     if not ceil_mode:
-        return (size + 2 * padding - extent) // stride + 1
-    out = (size + 2 * padding - extent + stride - 1) // stride + 1
+        return divide_size(size, 2 * padding - extent, stride) + 1
+    out = divide_size(size, 2 * padding - extent + stride - 1, stride) + 1
     if size.const_value is not None:
         value = out.const_value
         assert value is not None

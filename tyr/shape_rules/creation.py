@@ -15,6 +15,7 @@ from tyr.shape_rules.core import (
     Variadic,
     as_size,
     const_of,
+    divide_size,
     lower_bound,
     min_rank,
     same,
@@ -75,6 +76,9 @@ def arange(start: Number, end: Number | None = None, step: Number = 1) -> MaybeS
     low = lower_bound(oriented)
     if low is not None and low >= 0:
         step_size = abs(s_value)
+        start, end = (a, b) if s_value > 0 else (b, a)
+        if start.const_value is not None:  # arange(0, hd, 2): hd divided by 2
+            return (divide_size(end, step_size - 1 - start.const_value, step_size),)
         return ((oriented + step_size - 1) // step_size,)
     low_against = lower_bound(-oriented)
     if low_against is not None and low_against >= 1:

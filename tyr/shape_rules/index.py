@@ -23,15 +23,16 @@ from typing import Literal, Union
 from tyr._symbolic import Expr, const
 from tyr.shape_rules.broadcast import broadcast_shapes
 from tyr.shape_rules.core import (
-    UNKNOWN,
     MaybeShape,
     Shape,
     ShapeRuleError,
     Size,
+    UNKNOWN,
     Unknown,
     Variadic,
     const_of,
     differ,
+    divide_size,
     lower_bound,
     min_rank,
     numel,
@@ -410,4 +411,7 @@ def slice_length(size: Size, item: slice) -> Size:
         return None
     if not sign:
         return const(0)
+    step_value, lo_value = step.const_value, lo.const_value
+    if step_value is not None and lo_value is not None:
+        return divide_size(hi, step_value - 1 - lo_value, step_value)  # a step divides the dim
     return (span + step - 1) // step
