@@ -61,6 +61,7 @@ from tyr.mypy_plugin import (
     _functions,
     _modules,
     _names,
+    _plain,
     _tensors,
 )
 from tyr.mypy_plugin._types import is_shaped, mentions_shapes
@@ -146,8 +147,8 @@ class TyrPlugin(Plugin):
         owner, _, method = fullname.rpartition(".")
         if method == "__call__" and self._is_module_class(owner):
             return _guarded(_modules.call_signature_hook, _signature, pending=self._pending, lookup=self.lookup_info)
-        if fullname in _calls.CONTAINER_MUTATORS:
-            return _guarded(_calls.container_mutation_hook, _signature, lookup=self.lookup_info)
+        if fullname in _plain.CONTAINER_MUTATORS:
+            return _guarded(_plain.container_mutation_hook, _signature, lookup=self.lookup_info)
         if _top_level(fullname) in _NO_SHAPES:
             return None
         return _guarded(_calls.method_signature_hook, _signature, pending=self._pending, lookup=self.lookup_info)
@@ -177,6 +178,8 @@ class TyrPlugin(Plugin):
             return _guarded(_calls.unshaped_attribute_hook, _attribute, lookup=self.lookup_info)
         if handling == "normalise":
             return _guarded(_calls.attribute_hook, _attribute, lookup=self.lookup_info)
+        if handling == "assigned":
+            return _guarded(_plain.assigned_attribute_hook, _attribute, lookup=self.lookup_info)
         return None
 
     def _attribute_handling(self, owner: str, attribute: str) -> str | None:
@@ -187,7 +190,10 @@ class TyrPlugin(Plugin):
           reassigns such attributes with tensors of other shapes (annotate it,
           `self.cos: Tensor[L, D] = ...`, to keep a shape);
         * "normalise": a generic class's sized attribute (`Linear[D, 4*D]` of a
-          `Block[D]`), whose sizes mypy substitutes from the instance.
+          `Block[D]`), whose sizes mypy substitutes from the instance;
+        * "assigned": another attribute whose type mypy inferred with sizes in it
+          (`self.stem = nn.Sequential(conv, norm)`): assigning it again takes any
+          value torch's types allow (`_plain`).
         """
         key = f"{owner}.{attribute}"
         if key in self._attributes:
@@ -203,6 +209,8 @@ class TyrPlugin(Plugin):
                 handling = "unshaped"
             elif info is not None and info.type_vars and mentions_shapes(var.type):
                 handling = "normalise"
+            elif var.is_inferred and not var.explicit_self_type and _plain.has_sizes(var.type):
+                handling = "assigned"
         self._attributes[key] = handling
         return handling
 
