@@ -256,6 +256,17 @@ def _spec_for(info: TypeInfo) -> tuple[str, Spec] | None:
     return None
 
 
+def call_kind(info: TypeInfo) -> str | None:
+    """How `module(...)` is typed for a module class: "rule" (a torch module's shape rule, or
+    nn.Sequential's chain), "forward" (a user's `forward`), None (torch's `Any`, nothing to do)."""
+    owner = _forward_owner(info)
+    if owner is None:
+        return None
+    if owner.fullname in SPECS or owner.fullname in SAME_SHAPE or owner.fullname == _names.SEQUENTIAL:
+        return "rule"
+    return None if owner.module_name.startswith("torch") else "forward"
+
+
 def _is_users(info: TypeInfo) -> bool:
     owner = _forward_owner(info)
     return owner is not None and not owner.module_name.startswith("torch")
