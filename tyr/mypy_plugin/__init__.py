@@ -196,6 +196,8 @@ class TyrPlugin(Plugin):
             return _guarded(_functions.function_hook, _returned, fullname=fullname, lookup=self.lookup_info)
         if fullname in _modules.CONSTRUCTORS:
             return _guarded(_modules.constructor_hook, _returned, fullname=fullname, lookup=self.lookup_info)
+        if fullname == _names.MODULE_LIST:
+            return _guarded(_plain.module_list_hook, _returned, lookup=self.lookup_info, shaped_call=self._shaped_call)
         if _top_level(fullname) in _NO_SHAPES or not self._function_has_sizes(fullname):
             return None
         return _guarded(_calls.call_hook, _returned, pending=self._pending, lookup=self.lookup_info)
@@ -261,6 +263,10 @@ class TyrPlugin(Plugin):
             return _type_has_sizes(node.type)
         self._later()  # not analysed yet, or not a kind of callee tyr knows: hooks, this time
         return True
+
+    def _shaped_call(self, module: Instance) -> bool:
+        """Whether calling this module can give a shape (a torch module's rule, a user's forward with shapes)."""
+        return self._is_module_class(module.type.fullname) and self._module_call(module.type.fullname) in ("rule", "forward")
 
     def _module_call(self, owner: str) -> str | None:
         """How tyr handles `module(...)` for a module class: "rule" (a torch module's shape rule or

@@ -15,11 +15,18 @@ sized module and container with `Any` type arguments (`Conv2d[Any, ...]`, which 
 `Conv2d` is), a `Dim` an `int`.  The plugin applies it where a type is expected and
 code has no shapes of its own: an attribute assigned again (its inferred type as the
 target of an assignment) and the arguments of `list.append` & co.
+
+`nn.ModuleList` is generic in its element type too, which is more than torch says:
+iterating gives `Block` where torch gives `Module`.  tyr needs it only to call the
+elements, so an `nn.ModuleList` keeps it only for elements whose call can give a shape
+(`module_list_hook`); any other is torch's `ModuleList[Module]`.
 """
 
 from __future__ import annotations
 
-from mypy.plugin import AttributeContext, MethodSigContext
+from collections.abc import Callable
+
+from mypy.plugin import AttributeContext, FunctionContext, MethodSigContext
 from mypy.type_visitor import TypeTranslator
 from mypy.types import (
     AnyType,
@@ -156,3 +163,14 @@ def container_mutation_hook(ctx: MethodSigContext, lookup: Lookup) -> CallableTy
         return signature
     scope = Scope(lookup)
     return signature.copy_modified(arg_types=[loosen(t, scope) for t in signature.arg_types])
+
+
+def module_list_hook(ctx: FunctionContext, lookup: Lookup, shaped_call: Callable[[Instance], bool]) -> Type:
+    """`nn.ModuleList(blocks)`: `ModuleList[Block]` if calling a `Block` can give a shape, else `ModuleList[Module]`."""
+    result = get_proper_type(ctx.default_return_type)
+    if not (isinstance(result, Instance) and len(result.args) == 1):
+        return ctx.default_return_type
+    element = get_proper_type(result.args[0])
+    if isinstance(element, Instance) and shaped_call(element):
+        return ctx.default_return_type
+    return result.copy_modified(args=[Scope(lookup).instance(_names.MODULE)])
