@@ -16,7 +16,7 @@ defaults and the usual settings for third-party imports (`ignore_missing_imports
 Printed per project: errors that appear only with tyr (tyr against plain: the
 promise is that there are none), errors that disappear with it, errors whose
 wording changes, the same for tyr-alone and for redefinition against plain (which
-of the two adds an error), crashes, and mypy's time with tyr over plain mypy.  Errors are compared by file and line: an error on a line where the
+of the two adds an error), crashes, and mypy's time with tyr over plain mypy (CPU time).  Errors are compared by file and line: an error on a line where the
 other run has one too (a union's member named differently, another error code for
 the same mistake) is *reworded*, not added.  Nothing here is written into the projects: configurations and caches live
 in a scratch directory (or `--work`).
@@ -39,9 +39,10 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import resource
 import tempfile
-import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -128,7 +129,10 @@ def write_config(directory: Path, name: str, extra: dict[str, str], search: list
 
 
 def run_mypy(name: str, config: Path, cache: Path, cwd: Path, targets: list[Path]) -> tuple[str, str, int, float]:
-    """One mypy run in a fresh process, as a user runs it; tyr's stubs are visible only to the tyr run.
+    """One mypy run in a fresh process, as a user runs it (its output, exit status and CPU seconds).
+
+    tyr's stubs are visible only to the tyr runs.  Time is CPU time (user + system),
+    which other load on the machine disturbs far less than wall time.
 
     Python starts without `site` (`-S`): mypy takes its package search path from
     `sys.path`, and the `.pth` file of a checkout set up by `scripts/setup.sh` would
@@ -141,9 +145,11 @@ def run_mypy(name: str, config: Path, cache: Path, cwd: Path, targets: list[Path
     command = [sys.executable, "-S", "-m", "mypy", "--config-file", str(config), "--cache-dir", str(cache)]
     command += ["--no-error-summary", "--no-pretty", "--show-error-codes", "--show-traceback"]
     command += [os.path.relpath(t, cwd) for t in targets]
-    start = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, check=False)
-    return done.stdout, done.stderr, done.returncode, time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return done.stdout, done.stderr, done.returncode, cpu
 
 
 def parse(stdout: str, cwd: Path, project: Path) -> list[Error]:
@@ -274,7 +280,7 @@ def main() -> None:
     sys.exit(1 if only_tyr_total or crashes_total else 0)
 
 
-def _show(title: str, items: list[object]) -> None:
+def _show(title: str, items: Sequence[object]) -> None:
     if items:
         print(f"  {title}:")
         for item in items:
