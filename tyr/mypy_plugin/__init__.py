@@ -238,15 +238,19 @@ class TyrPlugin(Plugin):
         """Whether a function (or a class, called) has sizes in its signature; only those need tyr's call hooks.
 
         Any other call is mypy's alone: its result cannot hold a size tyr would have to
-        bind or put in normal form.
+        bind or put in normal form.  mypy also asks about list, dict and set displays and
+        comprehensions (`<list>`), which never need tyr, and callees it knows by a short
+        name only (a local function, `__init__ of Block`), which keep the hooks.
         """
-        node = self.lookup_fully_qualified(fullname)
-        return self._callee_has_sizes(node.node if node is not None else None)
+        if fullname.startswith("<"):
+            return False
+        node = self.lookup_fully_qualified(fullname) if "." in fullname and " " not in fullname else None
+        return node is None or self._callee_has_sizes(node.node)
 
     def _method_has_sizes(self, owner: str, method: str) -> bool:
-        info = self.lookup_info(owner)
+        info = self.lookup_info(owner) if owner and " " not in owner else None
         node = info.get(method) if info is not None else None
-        return self._callee_has_sizes(node.node if node is not None else None)
+        return node is None or self._callee_has_sizes(node.node)
 
     def _callee_has_sizes(self, node: SymbolNode | None) -> bool:
         if isinstance(node, (FuncDef, OverloadedFuncDef)):
@@ -261,7 +265,8 @@ class TyrPlugin(Plugin):
             return any(self._callee_has_sizes(sym.node) for sym in constructors if sym is not None)
         if isinstance(node, Var) and node.type is not None:
             return _type_has_sizes(node.type)
-        self._later()  # not analysed yet, or not a kind of callee tyr knows: hooks, this time
+        if isinstance(node, (Var, PlaceholderNode)):
+            self._later()  # not analysed yet: hooks, this time
         return True
 
     def _shaped_call(self, module: Instance) -> bool:
