@@ -72,7 +72,7 @@ _ANY = AnyType(TypeOfAny.special_form)
 
 
 def _is_sized_class(t: ProperType) -> bool:
-    return isinstance(t, Instance) and bool(t.args) and t.type.module_name in SIZED_MODULES
+    return isinstance(t, Instance) and bool(t.type.type_vars) and t.type.module_name in SIZED_MODULES
 
 
 class _Loosener(TypeTranslator):
@@ -111,7 +111,7 @@ def has_sizes(typ: Type, depth: int = 0) -> bool:
     t = get_proper_type(typ)
     if isinstance(t, Instance):
         if _is_sized_class(t):
-            return any(not _is_any_argument(arg) for arg in t.args)
+            return _has_specific_arguments(t)
         if t.type.fullname == _names.DIM:
             return True
         return any(has_sizes(arg, depth + 1) for arg in t.args)
@@ -120,11 +120,23 @@ def has_sizes(typ: Type, depth: int = 0) -> bool:
     return False
 
 
-def _is_any_argument(arg: Type) -> bool:
-    if isinstance(arg, UnpackType):
-        inner = get_proper_type(arg.type)
-        return isinstance(inner, Instance) and inner.type.fullname == _names.TUPLE and _is_any_argument(inner.args[0])
-    return isinstance(get_proper_type(arg), AnyType)
+def _has_specific_arguments(t: Instance) -> bool:
+    """Whether a sized class has a type argument other than `Any` (`Sequential[()]`, no layers, has)."""
+    variables = t.type.defn.type_vars
+    if len(t.args) != len(variables):
+        return True
+    for arg, var in zip(t.args, variables):
+        if isinstance(var, TypeVarTupleType):
+            inner = get_proper_type(arg.type) if isinstance(arg, UnpackType) else None
+            if not (isinstance(inner, Instance) and inner.type.fullname == _names.TUPLE and _is_any(inner.args[0])):
+                return True
+        elif not _is_any(arg):
+            return True
+    return False
+
+
+def _is_any(t: Type) -> bool:
+    return isinstance(get_proper_type(t), AnyType)
 
 
 def assigned_attribute_hook(ctx: AttributeContext, lookup: Lookup) -> Type:

@@ -37,3 +37,12 @@ def stages(dims: list[int], named: bool) -> nn.Sequential:
         else:
             blocks.append(nn.Sequential(*layers))
     return nn.Sequential(*blocks)
+
+
+class Shortcut(nn.Module):
+    def __init__(self, cin: int, cout: int) -> None:
+        super().__init__()
+        if cin == cout:
+            self.shortcut = nn.Sequential()
+        else:
+            self.shortcut = nn.Sequential(nn.Conv2d(cin, cout, 1), nn.BatchNorm2d(cout))
