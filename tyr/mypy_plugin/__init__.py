@@ -329,8 +329,11 @@ class TyrPlugin(Plugin):
             node = info.get(attribute) if info is not None else None
             var = node.node if node is not None else None
             if not isinstance(var, Var) or var.type is None:
-                self._later()
-                return None  # not analysed yet: decide later
+                if isinstance(var, (Var, PlaceholderNode)):
+                    self._later()
+                    return None  # not analysed yet: decide later
+                self._attributes[key] = None
+                return None  # a method or property, or an attribute mypy finds elsewhere (__getattr__)
             if var.is_inferred and not var.explicit_self_type and _holds_shaped_tensor(var.type):
                 handling = "unshaped"
             elif info is not None and info.type_vars and mentions_shapes(var.type):
