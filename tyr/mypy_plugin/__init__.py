@@ -193,7 +193,7 @@ class TyrPlugin(Plugin):
 
     def _function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname in _functions.FUNCTIONS:
-            return _guarded(_functions.function_hook, _returned, fullname=fullname, lookup=self.lookup_info)
+            return _guarded(_TORCH_FUNCTION_HOOK, _returned, fullname=fullname, lookup=self.lookup_info)
         if fullname in _modules.CONSTRUCTORS:
             return _guarded(_modules.constructor_hook, _returned, fullname=fullname, lookup=self.lookup_info)
         if fullname == _names.MODULE_LIST:
@@ -224,7 +224,7 @@ class TyrPlugin(Plugin):
             return _guarded(_modules.call_hook, _returned, pending=self._pending, lookup=self.lookup_info)
         if self._is_tensor_class(owner):
             if method in _tensors.METHODS:
-                return _guarded(_tensors.method_hook, _returned, method=method, lookup=self.lookup_info)
+                return _guarded(_TENSOR_METHOD_HOOK, _returned, method=method, lookup=self.lookup_info)
             return None
         if owner in (_names.INT, _names.DIM) and method in _dims.OPERATORS:
             return _guarded(_dims.arithmetic_hook, _returned, method=method, lookup=self.lookup_info)
@@ -386,6 +386,10 @@ class TyrPlugin(Plugin):
 
 
 _DIGEST = _source_digest()
+
+# torch's functions and tensor methods through their shape rules; an unknown shape is torch's own result.
+_TORCH_FUNCTION_HOOK = _plain.torch_when_unknown(_functions.function_hook)
+_TENSOR_METHOD_HOOK = _plain.torch_when_unknown(_tensors.method_hook)
 
 _HOOK_KINDS = ("type_analyze", "function_signature", "function", "method_signature", "method", "attribute")
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.plugin import AttributeContext, FunctionContext, MethodSigContext
+from mypy.plugin import AttributeContext, FunctionContext, MethodContext, MethodSigContext
 from mypy.type_visitor import TypeTranslator
 from mypy.types import (
     AnyType,
@@ -44,7 +44,7 @@ from mypy.types import (
 )
 
 from tyr.mypy_plugin import _names
-from tyr.mypy_plugin._types import Lookup, Scope
+from tyr.mypy_plugin._types import Lookup, Scope, mentions_shapes
 
 # The torch modules whose classes tyr's stubs make generic (typed_stubs/torch-stubs); torch's
 # own generic classes elsewhere (`DataLoader[T]`) keep their type arguments.
@@ -186,3 +186,17 @@ def module_list_hook(ctx: FunctionContext, lookup: Lookup, shaped_call: Callable
     if isinstance(element, Instance) and shaped_call(element):
         return ctx.default_return_type
     return result.copy_modified(args=[Scope(lookup).instance(_names.MODULE)])
+
+
+def torch_when_unknown(hook: Callable[..., Type]) -> Callable[..., Type]:
+    """`hook` (a method or function hook), except that where torch's result is `Any` (an untyped
+    torch method, `x.split(...)`) and tyr's holds no shape, the result is torch's `Any`."""
+
+    def run(ctx: FunctionContext | MethodContext, **bound: object) -> Type:
+        result = hook(ctx, **bound)
+        if isinstance(get_proper_type(ctx.default_return_type), AnyType) and not mentions_shapes(result):
+            return ctx.default_return_type
+        return result
+
+    run.__name__ = hook.__name__
+    return run
