@@ -11,8 +11,9 @@ Two measurements, each plain mypy against mypy with tyr, in fresh processes:
 * package: a large real package that never heard of tyr, timm 1.0.31 (downloaded
   with `pip download` into `~/.cache/tyr-bench/`, or `--package DIR`), with a
   user's settings (`ignore_missing_imports`, `follow_imports = silent`); tyr adds
-  `plugins = tyr.mypy_plugin` and `allow_redefinition = True`.  Cold and warm.
-  `--package none` skips it.
+  `plugins = tyr.mypy_plugin` and `allow_redefinition = True`.  Cold, warm, and
+  "package": torch already in the cache, the package not (the package's own
+  checking, which the cold time dilutes with torch's).  `--package none` skips it.
 
 Rounds interleave plain and tyr runs.  Each time is the median over the rounds, of
 CPU time (user + system of the mypy process), which another load on the machine
@@ -124,14 +125,28 @@ def measure_examples(work: Path, repeats: int) -> dict[bool, Timings]:
 
 
 def measure_package(package: Path, work: Path, repeats: int) -> dict[bool, Timings]:
-    """Cold and warm runs over a package (`mypy <name>` in its parent directory), plain and tyr interleaved."""
+    """Runs over a package (`mypy <name>` in its parent directory), plain and tyr interleaved.
+
+    cold: an empty cache; warm: the same run again; package: a cache that holds torch
+    (and tyr's stubs) but not the package, which isolates the package's own checking.
+    """
     configs = {tyr: write_package_config(work, tyr=tyr) for tyr in (False, True)}
+    torch_only = work / "torch_only"
+    torch_only.mkdir()
+    (torch_only / "uses_torch.py").write_text("import torch\nimport torch.nn.functional\n")
+    templates: dict[bool, Path] = {}
+    for tyr in (False, True):
+        templates[tyr] = work / f"cache-torch-{tyr}"
+        run_mypy(configs[tyr], templates[tyr], ["uses_torch.py"], stubs=tyr, cwd=torch_only)
     timings = {False: Timings(), True: Timings()}
     for round_ in range(repeats):
         for tyr in (False, True):
             cache = work / f"cache-package-{tyr}-{round_}"
             for phase in ("cold", "warm"):
                 timings[tyr].add(phase, *run_mypy(configs[tyr], cache, [package.name], stubs=tyr, cwd=package.parent))
+            cache = work / f"cache-package-only-{tyr}-{round_}"
+            shutil.copytree(templates[tyr], cache)
+            timings[tyr].add("package", *run_mypy(configs[tyr], cache, [package.name], stubs=tyr, cwd=package.parent))
     return timings
 
 
@@ -156,7 +171,7 @@ def find_package(option: str | None) -> Path | None:
 
 
 def report(title: str, timings: dict[bool, Timings], phases: tuple[str, ...]) -> None:
-    print(title)
+    print(title, flush=True)
     print(f"{'':8} {'plain mypy (cpu)':>24} {'with tyr (cpu)':>24} {'ratio':>6}   {'wall plain':>10} {'wall tyr':>9} {'ratio':>6}")
     for phase in phases:
         plain, tyr = timings[False], timings[True]
@@ -165,7 +180,8 @@ def report(title: str, timings: dict[bool, Timings], phases: tuple[str, ...]) ->
         wall_plain, wall_tyr = statistics.median(plain.wall[phase]), statistics.median(tyr.wall[phase])
         print(
             f"{phase:8} {cells[0]:>24} {cells[1]:>24} {ratio:6.2f}   "
-            f"{wall_plain:9.1f}s {wall_tyr:8.1f}s {wall_tyr / wall_plain:6.2f}"
+            f"{wall_plain:9.1f}s {wall_tyr:8.1f}s {wall_tyr / wall_plain:6.2f}",
+            flush=True,
         )
 
 
@@ -189,7 +205,8 @@ def main() -> None:
         if package is not None:
             files = sum(1 for _ in package.rglob("*.py"))
             timings = measure_package(package, work, options.repeats)
-            report(f"mypy over {package} ({files} files), median of {options.repeats}", timings, ("cold", "warm"))
+            title = f"mypy over {package} ({files} files), median of {options.repeats}"
+            report(title, timings, ("cold", "warm", "package"))
 
 
 if __name__ == "__main__":
