@@ -187,6 +187,8 @@ class TyrPlugin(Plugin):
     # -- calls ----------------------------------------------------------------------------------
 
     def _function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
+        if fullname == _names.SEQUENTIAL:
+            return _guarded(_plain.sequential_signature_hook, _signature, lookup=self.lookup_info)
         if _top_level(fullname) in _NO_SHAPES or not self._function_has_sizes(fullname):
             return None
         return _guarded(_calls.function_signature_hook, _signature, pending=self._pending, lookup=self.lookup_info)
@@ -196,6 +198,8 @@ class TyrPlugin(Plugin):
             return _guarded(_TORCH_FUNCTION_HOOK, _returned, fullname=fullname, lookup=self.lookup_info)
         if fullname in _modules.CONSTRUCTORS:
             return _guarded(_modules.constructor_hook, _returned, fullname=fullname, lookup=self.lookup_info)
+        if fullname == _names.SEQUENTIAL:
+            return _guarded(_plain.sequential_hook, _returned)
         if fullname == _names.MODULE_LIST:
             return _guarded(_plain.module_list_hook, _returned, lookup=self.lookup_info, shaped_call=self._shaped_call)
         if _top_level(fullname) in _NO_SHAPES or not self._function_has_sizes(fullname):

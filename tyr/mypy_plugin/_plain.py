@@ -26,7 +26,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.plugin import AttributeContext, FunctionContext, MethodContext, MethodSigContext
+from mypy.nodes import ARG_POS, ARG_STAR
+from mypy.plugin import AttributeContext, FunctionContext, FunctionSigContext, MethodContext, MethodSigContext
 from mypy.type_visitor import TypeTranslator
 from mypy.types import (
     AnyType,
@@ -200,3 +201,30 @@ def torch_when_unknown(hook: Callable[..., Type]) -> Callable[..., Type]:
 
     run.__name__ = hook.__name__
     return run
+
+
+def sequential_signature_hook(ctx: FunctionSigContext, lookup: Lookup) -> CallableType:
+    """`nn.Sequential(...)` is checked against torch's signature: `*args: Module` (or an `OrderedDict`).
+
+    The stub's `*args: *Layers` would let mypy infer the layers, and mypy's inference of
+    a variadic type gets an argument of an erroneous type wrong (`Too many arguments for
+    "Sequential"` where torch's types say nothing); `sequential_hook` records the layers.
+    """
+    signature = ctx.default_signature
+    scope = Scope(lookup)
+    module = scope.instance(_names.MODULE)
+    arg_types = [
+        module if kind == ARG_STAR and isinstance(t, UnpackType) else t
+        for t, kind in zip(signature.arg_types, signature.arg_kinds)
+    ]
+    return signature.copy_modified(arg_types=arg_types, ret_type=loosen(signature.ret_type, scope), variables=[])
+
+
+def sequential_hook(ctx: FunctionContext) -> Type:
+    """`nn.Sequential(a, b)` is `Sequential[A, B]`: its layers' types (unknown for `*layers` or an `OrderedDict`)."""
+    result = get_proper_type(ctx.default_return_type)
+    if not (isinstance(result, Instance) and ctx.callee_arg_names == ["args"] and ctx.arg_types):
+        return ctx.default_return_type
+    if any(kind != ARG_POS for kind in ctx.arg_kinds[0]):
+        return ctx.default_return_type
+    return result.copy_modified(args=list(ctx.arg_types[0]))
