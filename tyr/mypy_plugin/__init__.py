@@ -32,7 +32,18 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from mypy.nodes import MypyFile, PlaceholderNode, TypeAlias, TypeInfo, Var
+from mypy.nodes import (
+    Decorator,
+    FuncBase,
+    FuncDef,
+    MypyFile,
+    OverloadedFuncDef,
+    PlaceholderNode,
+    SymbolNode,
+    TypeAlias,
+    TypeInfo,
+    Var,
+)
 from mypy.options import Options
 from mypy.plugin import (
     AnalyzeTypeContext,
@@ -64,6 +75,7 @@ from tyr.mypy_plugin import (
     _functions,
     _modules,
     _names,
+    _plain,
     _rebinding,
     _tensors,
 )
@@ -101,6 +113,10 @@ class TyrPlugin(Plugin):
         self._attributes: dict[str, str | None] = {}
         self._tensor_aliases: dict[str, bool] = {}
         self._assignments = _rebinding.Assignments()
+        # Each get_*_hook's answer by full name: mypy asks at every call site and every name in an
+        # annotation, and most answers are None.
+        self._hooks: dict[str, dict[str, Callable[[Any], Any] | None]] = {kind: {} for kind in _HOOK_KINDS}
+        self._final = True  # cleared by a decision that must wait for mypy to analyse more
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         return _DIGEST
@@ -111,6 +127,9 @@ class TyrPlugin(Plugin):
         self._attributes.clear()
         self._tensor_aliases.clear()
         self._assignments.clear()
+        self._module_classes.clear()
+        for hooks in self._hooks.values():
+            hooks.clear()
 
     def lookup_info(self, fullname: str) -> TypeInfo | None:
         """A class of the current build by full name."""
@@ -122,9 +141,48 @@ class TyrPlugin(Plugin):
             info = self._infos[fullname] = node.node
         return info
 
-    # -- annotations ----------------------------------------------------------------------------
+    # -- dispatch -------------------------------------------------------------------------------
 
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
+        return self._cached("type_analyze", fullname, self._type_analyze_hook)
+
+    def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
+        return self._cached("function_signature", fullname, self._function_signature_hook)
+
+    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        return self._cached("function", fullname, self._function_hook)
+
+    def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
+        return self._cached("method_signature", fullname, self._method_signature_hook)
+
+    def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        return self._cached("method", fullname, self._method_hook)
+
+    def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
+        return self._cached("attribute", fullname, self._attribute_hook)
+
+    def _cached(
+        self, kind: str, fullname: str, decide: Callable[[str], Callable[[Any], Any] | None]
+    ) -> Callable[[Any], Any] | None:
+        """`decide(fullname)`, remembered unless it had to wait for mypy (it cleared `_final`)."""
+        hooks = self._hooks[kind]
+        try:
+            return hooks[fullname]
+        except KeyError:
+            pass
+        self._final = True
+        hook = decide(fullname)
+        if self._final:
+            hooks[fullname] = hook
+        return hook
+
+    def _later(self) -> None:
+        """The decision being made depends on something mypy has not analysed yet: do not remember it."""
+        self._final = False
+
+    # -- annotations ----------------------------------------------------------------------------
+
+    def _type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
         if self._is_tensor_alias(fullname):
             return _guarded(_annotations.analyze_tensor_alias, _analyzed, fullname=fullname, lookup=self.lookup_info, plugin=self)
         if fullname in (_names.TENSOR, _names.TENSOR_NAME):
@@ -135,16 +193,18 @@ class TyrPlugin(Plugin):
 
     # -- calls ----------------------------------------------------------------------------------
 
-    def get_function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
+    def _function_signature_hook(self, fullname: str) -> Callable[[FunctionSigContext], FunctionLike] | None:
         if fullname in _einops.SIGNATURES:
             return _guarded(_einops.signature_hook, _signature)
-        if _top_level(fullname) in _NO_SHAPES:
+        if fullname == _names.SEQUENTIAL:
+            return _guarded(_plain.sequential_signature_hook, _signature, lookup=self.lookup_info)
+        if _top_level(fullname) in _NO_SHAPES or not self._function_has_sizes(fullname):
             return None
         return _guarded(_calls.function_signature_hook, _signature, pending=self._pending, lookup=self.lookup_info)
 
-    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+    def _function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname in _functions.FUNCTIONS:
-            return self._settled(_guarded(_functions.function_hook, _returned, fullname=fullname, lookup=self.lookup_info))
+            return self._settled(_guarded(_TORCH_FUNCTION_HOOK, _returned, fullname=fullname, lookup=self.lookup_info))
         if fullname in _einops.FUNCTIONS:
             unknown = partial(_einops.unknown, fullname=fullname, lookup=self.lookup_info)
             return self._settled(_guarded(_einops.function_hook, unknown, fullname=fullname, lookup=self.lookup_info))
@@ -154,9 +214,13 @@ class TyrPlugin(Plugin):
             return _guarded(_modules.constructor_hook, _returned, fullname=fullname, lookup=self.lookup_info)
         if fullname in _dims.MIN_MAX:
             return _guarded(_dims.min_max_hook, _returned, fullname=fullname, lookup=self.lookup_info)
+        if fullname == _names.SEQUENTIAL:
+            return _guarded(_plain.sequential_hook, _returned)
+        if fullname == _names.MODULE_LIST:
+            return _guarded(_plain.module_list_hook, _returned, lookup=self.lookup_info, shaped_call=self._shaped_call)
         if _top_level(fullname) == "torch":
             return self._settled(_returned)  # no shape rule: a tensor result is of unknown shape
-        if _top_level(fullname) in _NO_SHAPES:
+        if _top_level(fullname) in _NO_SHAPES or not self._function_has_sizes(fullname):
             return None
         return self._settled(_guarded(_calls.call_hook, _returned, pending=self._pending, lookup=self.lookup_info))
 
@@ -169,33 +233,99 @@ class TyrPlugin(Plugin):
 
         return run
 
-    def get_method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
+    def _method_signature_hook(self, fullname: str) -> Callable[[MethodSigContext], FunctionLike] | None:
         owner, _, method = fullname.rpartition(".")
-        if method == "__call__" and self._is_module_class(owner):
+        call = self._module_call(owner) if method == "__call__" and self._is_module_class(owner) else "own"
+        if call != "own":
+            if call != "forward":
+                return None  # torch's `(...) -> Any`, as without tyr
             return _guarded(_modules.call_signature_hook, _signature, pending=self._pending, lookup=self.lookup_info)
-        if fullname in _calls.CONTAINER_MUTATORS:
-            return _guarded(_calls.container_mutation_hook, _signature, lookup=self.lookup_info)
-        if _top_level(fullname) in _NO_SHAPES:
+        if fullname in _plain.CONTAINER_MUTATORS:
+            return _guarded(_plain.container_mutation_hook, _signature, lookup=self.lookup_info)
+        if _top_level(fullname) in _NO_SHAPES or not self._method_has_sizes(owner, method):
             return None
         return _guarded(_calls.method_signature_hook, _signature, pending=self._pending, lookup=self.lookup_info)
 
-    def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+    def _method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         owner, _, method = fullname.rpartition(".")
-        if method == "__call__" and self._is_module_class(owner):
+        call = self._module_call(owner) if method == "__call__" and self._is_module_class(owner) else "own"
+        if call != "own":
+            if call is None:
+                return None
             return self._settled(_guarded(_modules.call_hook, _returned, pending=self._pending, lookup=self.lookup_info))
         if self._is_tensor_class(owner):
             if method in _tensors.METHODS:
-                return self._settled(_guarded(_tensors.method_hook, _returned, method=method, lookup=self.lookup_info))
+                return self._settled(_guarded(_TENSOR_METHOD_HOOK, _returned, method=method, lookup=self.lookup_info))
             return self._settled(_returned)  # no shape rule: a tensor result is of unknown shape
         if fullname in _tensors.SCALAR_COMPARISONS:
             return _guarded(_tensors.scalar_comparison_hook, _returned, lookup=self.lookup_info)
         if owner in (_names.INT, _names.DIM) and method in _dims.OPERATORS:
             return _guarded(_dims.arithmetic_hook, _returned, method=method, lookup=self.lookup_info)
-        if _top_level(fullname) in _NO_SHAPES:
+        if _top_level(fullname) in _NO_SHAPES or not self._method_has_sizes(owner, method):
             return None
         return self._settled(_guarded(_calls.call_hook, _returned, pending=self._pending, lookup=self.lookup_info))
 
-    def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
+    # -- which callees can involve sizes --------------------------------------------------------
+
+    def _function_has_sizes(self, fullname: str) -> bool:
+        """Whether a function (or a class, called) has sizes in its signature; only those need tyr's call hooks.
+
+        Any other call is mypy's alone: its result cannot hold a size tyr would have to
+        bind or put in normal form.  mypy also asks about list, dict and set displays and
+        comprehensions (`<list>`), which never need tyr, and callees it knows by a short
+        name only (a local function, `__init__ of Block`), which keep the hooks.
+        """
+        if fullname.startswith("<"):
+            return False
+        node = self.lookup_fully_qualified(fullname) if "." in fullname and " " not in fullname else None
+        return node is None or self._callee_has_sizes(node.node)
+
+    def _method_has_sizes(self, owner: str, method: str) -> bool:
+        info = self.lookup_info(owner) if owner and " " not in owner else None
+        node = info.get(method) if info is not None else None
+        return node is None or self._callee_has_sizes(node.node)
+
+    def _callee_has_sizes(self, node: SymbolNode | None) -> bool:
+        if isinstance(node, (FuncDef, OverloadedFuncDef)):
+            return node.type is not None and _type_has_sizes(node.type)
+        if isinstance(node, Decorator):
+            decorated = node.var.type or node.func.type
+            return decorated is not None and _type_has_sizes(decorated)
+        if isinstance(node, TypeInfo):
+            if node.type_vars:
+                return True  # a generic class: its type arguments may be sizes
+            constructors = [node.get(name) for name in ("__init__", "__new__")]
+            return any(self._callee_has_sizes(sym.node) for sym in constructors if sym is not None)
+        if isinstance(node, Var) and node.type is not None:
+            return _type_has_sizes(node.type)
+        if isinstance(node, (Var, PlaceholderNode)):
+            self._later()  # not analysed yet: hooks, this time
+        return True
+
+    def _shaped_call(self, module: Instance) -> bool:
+        """Whether calling this module can give a shape (a torch module's rule, a user's forward with shapes)."""
+        return self._is_module_class(module.type.fullname) and self._module_call(module.type.fullname) in ("rule", "forward")
+
+    def _module_call(self, owner: str) -> str | None:
+        """How tyr handles `module(...)` for a module class: "rule" (a torch module's shape rule or
+        nn.Sequential's chain), "forward" (a user's forward with shapes), "own" (the class defines
+        `__call__`: an ordinary method), or None (torch's `(...) -> Any`)."""
+        info = self.lookup_info(owner)
+        if info is None:
+            self._later()
+            return None
+        call = info.get("__call__")
+        if call is not None and isinstance(call.node, FuncBase | Decorator) and call.node.info.fullname != _names.MODULE:
+            return "own"
+        kind = _modules.call_kind(info)
+        if kind != "forward":
+            return kind
+        forward = info.get("forward")
+        return kind if forward is not None and self._callee_has_sizes(forward.node) else None
+
+    # -- attributes -----------------------------------------------------------------------------
+
+    def _attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
         owner, _, attribute = fullname.rpartition(".")
         if owner == _names.TENSOR_BASE and attribute in _TENSOR_ATTRIBUTES:
             return _guarded(_tensors.attribute_hook, _attribute, attribute=attribute, lookup=self.lookup_info)
@@ -206,6 +336,8 @@ class TyrPlugin(Plugin):
             return _guarded(_calls.unshaped_attribute_hook, _attribute, lookup=self.lookup_info)
         if handling == "normalise":
             return _guarded(_calls.attribute_hook, _attribute, lookup=self.lookup_info)
+        if handling == "assigned":
+            return _guarded(_plain.assigned_attribute_hook, _attribute, lookup=self.lookup_info)
         return None
 
     def _attribute_handling(self, owner: str, attribute: str) -> str | None:
@@ -218,7 +350,10 @@ class TyrPlugin(Plugin):
           one).  Assigned once (`self.cls = nn.Parameter(torch.zeros(1, 1, d))`),
           it keeps what it was assigned;
         * "normalise": a generic class's sized attribute (`Linear[D, 4*D]` of a
-          `Block[D]`), whose sizes mypy substitutes from the instance.
+          `Block[D]`), whose sizes mypy substitutes from the instance;
+        * "assigned": another attribute whose type mypy inferred with sizes in it
+          (`self.stem = nn.Sequential(conv, norm)`): assigning it again takes any
+          value torch's types allow (`_plain`).
         """
         key = f"{owner}.{attribute}"
         if key in self._attributes:
@@ -229,7 +364,11 @@ class TyrPlugin(Plugin):
             node = info.get(attribute) if info is not None else None
             var = node.node if node is not None else None
             if not isinstance(var, Var) or var.type is None:
-                return None  # not analysed yet: decide later
+                if isinstance(var, (Var, PlaceholderNode)):
+                    self._later()
+                    return None  # not analysed yet: decide later
+                self._attributes[key] = None
+                return None  # a method or property, or an attribute mypy finds elsewhere (__getattr__)
             if (
                 var.is_inferred
                 and not var.explicit_self_type
@@ -240,6 +379,8 @@ class TyrPlugin(Plugin):
                 handling = "unshaped"
             elif info is not None and info.type_vars and mentions_shapes(var.type):
                 handling = "normalise"
+            elif var.is_inferred and not var.explicit_self_type and _plain.has_sizes(var.type):
+                handling = "assigned"
         self._attributes[key] = handling
         return handling
 
@@ -254,6 +395,7 @@ class TyrPlugin(Plugin):
                 alias = node.node if node is not None else None
                 if not isinstance(alias, TypeAlias):
                     if alias is None or isinstance(alias, PlaceholderNode):
+                        self._later()
                         return False  # not defined yet: decide later
                     known = False
                 else:
@@ -285,6 +427,25 @@ class TyrPlugin(Plugin):
 
 
 _DIGEST = _source_digest()
+
+# torch's functions and tensor methods through their shape rules; an unknown shape is torch's own result.
+_TORCH_FUNCTION_HOOK = _plain.torch_when_unknown(_functions.function_hook)
+_TENSOR_METHOD_HOOK = _plain.torch_when_unknown(_tensors.method_hook)
+
+_HOOK_KINDS = ("type_analyze", "function_signature", "function", "method_signature", "method", "attribute")
+
+
+def _type_has_sizes(t: Type) -> bool:
+    """Whether a callee's type has a size anywhere in its parameters or result (`Tensor[B, 3]`, `Linear[D, D]`, `Dim`)."""
+    p = get_proper_type(t)
+    if isinstance(p, FunctionLike):
+        return any(
+            any(_plain.has_sizes(a) or mentions_shapes(a) for a in item.arg_types)
+            or _plain.has_sizes(item.ret_type)
+            or mentions_shapes(item.ret_type)
+            for item in p.items
+        )
+    return _plain.has_sizes(p) or mentions_shapes(p)
 
 _Result = TypeVar("_Result")
 _Context = TypeVar("_Context", FunctionContext, MethodContext)

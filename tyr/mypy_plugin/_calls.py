@@ -147,37 +147,6 @@ def bind_call(
     return normalise(expand_type(return_type, binder.environment()), scope)
 
 
-CONTAINER_MUTATORS = frozenset(
-    f"builtins.{name}"
-    for name in (
-        "list.append",
-        "list.extend",
-        "list.insert",
-        "list.__setitem__",
-        "list.__iadd__",
-        "dict.__setitem__",
-        "dict.update",
-        "dict.setdefault",
-        "set.add",
-        "set.update",
-    )
-)
-
-
-def container_mutation_hook(ctx: MethodSigContext, lookup: Lookup) -> CallableType:
-    """`outs.append(x)` on a `list[Tensor[3]]` accepts a tensor of any shape.
-
-    mypy types a container by its first elements (`outs = [torch.zeros(3)]`), and code
-    puts tensors of other shapes in later; that is not a shape error.
-    """
-    receiver = get_proper_type(ctx.type)
-    signature = ctx.default_signature
-    if not (isinstance(receiver, Instance) and any(mentions_shapes(arg) for arg in receiver.args)):
-        return signature
-    scope = Scope(lookup)
-    return signature.copy_modified(arg_types=[erase_shapes(t, scope) for t in signature.arg_types])
-
-
 def unshaped_attribute_hook(ctx: AttributeContext, lookup: Lookup) -> Type:
     """An unannotated tensor attribute: its shape is forgotten, so assigning another shape is no error."""
     return erase_shapes(ctx.default_attr_type, Scope(lookup))

@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from mypy.argmap import map_actuals_to_formals
 from mypy.expandtype import freshen_function_type_vars
 from mypy.maptype import map_instance_to_supertype
-from mypy.nodes import Context, TypeInfo
+from mypy.nodes import ARG_POS, Context, TypeInfo
 from mypy.plugin import (
     CheckerPluginInterface,
     FunctionContext,
@@ -35,6 +36,7 @@ from mypy.types import (
     NoneType,
     TupleType,
     Type,
+    TypeOfAny,
     TypeVarTupleType,
     UnpackType,
     get_proper_type,
@@ -44,7 +46,7 @@ from tyr import shape_rules as rules
 from tyr._symbolic import Expr
 from tyr.mypy_plugin import _calls, _einops, _errors, _names
 from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
-from tyr.mypy_plugin._types import UNKNOWN, Lookup, NotATensor, Scope, unknown_rank
+from tyr.mypy_plugin._types import UNKNOWN, Lookup, NotATensor, Scope, mentions_shapes, unknown_rank
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, Variadic, nn_modules
 from tyr.shape_rules import nn_functional as nnf
 
@@ -266,27 +268,48 @@ def _spec_for(info: TypeInfo) -> tuple[str, Spec] | None:
     return None
 
 
+def call_kind(info: TypeInfo) -> str | None:
+    """How `module(...)` is typed for a module class: "rule" (a torch module's shape rule, or
+    nn.Sequential's chain), "forward" (a user's `forward`), None (torch's `Any`, nothing to do)."""
+    owner = _forward_owner(info)
+    if owner is None:
+        return None
+    if owner.fullname in SPECS or owner.fullname in SAME_SHAPE or owner.fullname == _names.SEQUENTIAL:
+        return "rule"
+    return None if owner.module_name.startswith("torch") else "forward"
+
+
 def _is_users(info: TypeInfo) -> bool:
     owner = _forward_owner(info)
     return owner is not None and not owner.module_name.startswith("torch")
 
 
 def call_signature_hook(ctx: MethodSigContext, pending: _calls.PendingCalls, lookup: Lookup) -> FunctionLike:
-    """`module(...)` is checked against `forward`'s signature (torch types `__call__` as `(...) -> Any`)."""
+    """`module(...)` of a user's module whose `forward` has shapes is checked against that `forward`.
+
+    Any other call keeps torch's `__call__`, `(...) -> Any`: plain mypy checks no
+    argument of it, and neither does tyr (a torch module's shape rule reads the
+    arguments in `call_hook`).
+    """
     module = get_proper_type(ctx.type)
-    if not isinstance(module, Instance):
-        return ctx.default_signature
-    known = _spec_for(module.type)
-    owner = _forward_owner(module.type)
-    sequential = owner is not None and owner.fullname == _names.SEQUENTIAL
-    if known is None and not sequential and not _is_users(module.type):
+    if not isinstance(module, Instance) or not _is_users(module.type):
         return ctx.default_signature
     forward = _forward_signature(module)
-    if forward is None:
+    if not _has_shapes(forward):
         return ctx.default_signature
-    if known is None and not sequential and isinstance(forward, CallableType):
+    if isinstance(forward, CallableType):
         return _calls.erase_signature(forward, ctx.context, pending, lookup)
+    assert forward is not None
     return forward
+
+
+def _has_shapes(forward: FunctionLike | None) -> bool:
+    """Whether a `forward` mentions shapes (a shaped tensor or a `Dim`) in a parameter or its result."""
+    if forward is None:
+        return False
+    return any(
+        any(mentions_shapes(t) for t in item.arg_types) or mentions_shapes(item.ret_type) for item in forward.items
+    )
 
 
 def _forward_signature(module: Instance) -> FunctionLike | None:
@@ -300,6 +323,16 @@ def _forward_signature(module: Instance) -> FunctionLike | None:
 
 
 def call_hook(ctx: MethodContext, pending: _calls.PendingCalls, lookup: Lookup) -> Type:
+    """The result of `module(...)`: from its shape rule, or its `forward`'s shapes; torch's `Any` when unknown.
+
+    Plain mypy types every module call `Any`.  tyr gives a tensor type only where it
+    knows something of the shape, so code without shapes sees what it always saw.
+    """
+    result = _call_result(ctx, pending, lookup)
+    return result if mentions_shapes(result) or _is_failed(result) else ctx.default_return_type
+
+
+def _call_result(ctx: MethodContext, pending: _calls.PendingCalls, lookup: Lookup) -> Type:
     module = get_proper_type(ctx.type)
     if not isinstance(module, Instance):
         return ctx.default_return_type
@@ -311,9 +344,30 @@ def call_hook(ctx: MethodContext, pending: _calls.PendingCalls, lookup: Lookup) 
         if _is_users(module.type):
             return _calls.call_hook(ctx, pending, lookup)
         return ctx.default_return_type
-    inputs: list[Type] = [types[0] if types else NoneType() for types in ctx.arg_types]
-    result = run_module(module, inputs, ctx.api, ctx.context, lookup, default=ctx.default_return_type)
-    return result
+    inputs = _forward_inputs(module, ctx)
+    if inputs is None:
+        return ctx.default_return_type
+    return run_module(module, inputs, ctx.api, ctx.context, lookup, default=ctx.default_return_type)
+
+
+def _forward_inputs(module: Instance, ctx: MethodContext) -> list[Type] | None:
+    """The arguments of a call to a torch module (typed `(...) -> Any`), one type per parameter of its `forward`.
+
+    A parameter not given is `None` (as its default is); None when the call passes
+    `*args` or `**kwargs`, whose parameters are unknown.
+    """
+    kinds = [kind for group in ctx.arg_kinds for kind in group]
+    names = [name for group in ctx.arg_names for name in group]
+    types = [t for group in ctx.arg_types for t in group]
+    if any(kind.is_star() for kind in kinds):
+        return None
+    forward = _forward_signature(module)
+    if not isinstance(forward, CallableType):
+        return types if all(kind == ARG_POS for kind in kinds) else None
+    mapped = map_actuals_to_formals(kinds, names, forward.arg_kinds, forward.arg_names, lambda i: types[i])
+    if sum(len(actuals) for actuals in mapped) != len(types):
+        return None  # an argument forward does not take: plain mypy does not check it, tyr reads nothing
+    return [types[actuals[0]] if len(actuals) == 1 else NoneType() for actuals in mapped]
 
 
 def run_module(
@@ -351,7 +405,27 @@ def run_module(
         return default
     except ShapeRuleError as err:
         api.fail(scope.render(f"{prefix}{err} (in {state.display()})"), context, code=_errors.SHAPE)
-        return scope.tensor_type(None)
+        return _failed(scope)
+
+
+def _failed(scope: Scope) -> Type:
+    """The result of a call whose shape error was just reported: a tensor of unknown shape (not `Any`, which
+    would draw more errors in strict code), marked so that `call_hook` keeps it."""
+    tensor = scope.tensor_type(None)
+    if not tensor.args:
+        return tensor  # torch's own Tensor, without tyr's stubs
+    return tensor.copy_modified(args=[UnpackType(scope.instance(_names.TUPLE, [_FAILED]))])
+
+
+_FAILED = AnyType(TypeOfAny.from_error)
+
+
+def _is_failed(t: Type) -> bool:
+    p = get_proper_type(t)
+    if not (isinstance(p, Instance) and len(p.args) == 1 and isinstance(p.args[0], UnpackType)):
+        return False
+    inner = get_proper_type(p.args[0].type)
+    return isinstance(inner, Instance) and len(inner.args) == 1 and inner.args[0] is _FAILED
 
 
 # -- forward rules --------------------------------------------------------------------------------
@@ -751,6 +825,8 @@ def sequential_hook(ctx: MethodContext, lookup: Lookup) -> Type:
         current = run_module(
             layer_type, [current], ctx.api, ctx.context, lookup, default=scope.tensor_type(None), prefix=prefix
         )
+        if _is_failed(current):
+            break
     return current
 
 

@@ -1,4 +1,7 @@
-"""A plain-PyTorch transformer with an attention mask buffer and generation loop checks as without tyr."""
+"""A plain-PyTorch transformer with an attention mask buffer and generation loop checks as without tyr.
+
+A module call is `Any`, as torch types it, so strict mypy's complaint about returning one stays.
+"""
 
 import math
 
@@ -29,7 +32,7 @@ class SelfAttention(nn.Module):
         att = F.softmax(att, dim=-1)
         y = att @ v
         y = y.transpose(1, 2).contiguous().view(B, T, C)
-        return self.c_proj(y)
+        return self.c_proj(y)  # E: Returning Any from function declared to return  [no-any-return]
 
 
 class TinyLM(nn.Module):
@@ -45,7 +48,7 @@ class TinyLM(nn.Module):
         b, t = idx.size()
         pos = torch.arange(0, t, dtype=torch.long, device=idx.device)
         x = self.tok(idx) + self.pos(pos)
-        return self.head(x + self.attn(x))
+        return self.head(x + self.attn(x))  # E: Returning Any from function declared to return  [no-any-return]
 
     @torch.no_grad()
     def generate(self, idx: torch.Tensor, steps: int) -> torch.Tensor:

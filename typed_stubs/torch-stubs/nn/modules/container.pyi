@@ -5,7 +5,9 @@
 # chain their shape rules through `seq(x)`; `nn.Sequential(*layers)` of a list is
 # `Sequential[*tuple[Module, ...]]`, whose output shape is unknown.
 # `ModuleList[M]` holds modules of one type `M` (inferred from the constructor's
-# iterable), so iterating or indexing gives `M`; it defaults to `Module`.
+# iterable), so iterating or indexing gives `M`; it defaults to `Module`.  The plugin
+# keeps `M` only where calling an element can give a shape (a torch module with a shape
+# rule, a user's module whose `forward` has shapes); elsewhere it is torch's `Module`.
 
 from collections import OrderedDict, abc as container_abcs
 from collections.abc import Iterable, Iterator, Mapping
@@ -19,7 +21,10 @@ __all__ = ["Container", "Sequential", "ModuleList", "ModuleDict", "ParameterList
 
 T = TypeVar("T", bound=Module)
 _V = TypeVar("_V")
-_M = TypeVar("_M", bound=Module, default=Module)
+# Not bound to Module: with a bound, a list that also holds `None` would be an error on the
+# constructor call (type-var) where torch's types report its items; the plugin gives it
+# torch's `ModuleList[Module]`.
+_M = TypeVar("_M", default=Module)
 _Layers = TypeVarTuple("_Layers", default=Unpack[tuple[Any, ...]])
 
 def _addindent(s_, numSpaces): ...
@@ -34,7 +39,8 @@ class Sequential(Module, Generic[Unpack[_Layers]]):
     @overload
     def __init__(self, arg: OrderedDict[str, Module]) -> None: ...
     def _get_item_by_idx(self, iterator: Iterable[_V], idx: int) -> _V: ...
-    def __getitem__(self, idx: slice | int) -> Sequential | Module: ...
+    # torch: `-> Sequential | Module`, which mypy reads as `Module` (a union with a subclass)
+    def __getitem__(self, idx: slice | int) -> Module: ...
     def __setitem__(self, idx: int, module: Module) -> None: ...
     def __delitem__(self, idx: slice | int) -> None: ...
     def __len__(self) -> int: ...
