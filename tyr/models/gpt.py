@@ -168,9 +168,18 @@ class GPT(nn.Module, Generic[V, C]):
 
     @torch.no_grad()
     def generate(
-        self, idx: Annotated[Tensor[B, T], Integer], max_new_tokens: int, temperature: float = 1.0, top_k: int | None = None
+        self,
+        idx: Annotated[Tensor[B, T], Integer],
+        max_new_tokens: int,
+        temperature: float = 1.0,
+        top_k: int | None = None,
+        generator: torch.Generator | None = None,
     ) -> Tensor:
-        """Sample `max_new_tokens` more tokens after `idx`; returns `Tensor[B, T + max_new_tokens]`."""
+        """Sample `max_new_tokens` more tokens after `idx`; returns `Tensor[B, T + max_new_tokens]`.
+
+        Each token is drawn from the softmax of the last logits divided by `temperature`,
+        restricted to the `top_k` likeliest when given, using `generator` (default: torch's).
+        """
         for _ in range(max_new_tokens):
             context = idx[:, -self.config.block_size :]
             logits, _ = self(context)
@@ -179,5 +188,5 @@ class GPT(nn.Module, Generic[V, C]):
                 kth = torch.topk(logits, min(top_k, logits.size(-1))).values[:, [-1]]
                 logits = logits.masked_fill(logits < kth, float("-inf"))
             probs = F.softmax(logits, dim=-1)
-            idx = torch.cat((idx, torch.multinomial(probs, num_samples=1)), dim=1)
+            idx = torch.cat((idx, torch.multinomial(probs, num_samples=1, generator=generator)), dim=1)
         return idx
