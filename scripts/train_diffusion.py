@@ -30,7 +30,7 @@ from torch import nn
 from tyr import Tensor
 from tyr.data import Batch, Manifest, Tokenizer
 from tyr.models.diffusion import DiffusionConfig, Estimator, MaskedDiffusionLM, Order, nelbo, sample
-from tyr.train import TrainConfig, Trainer, parse_config
+from tyr.train import TrainConfig, parse_config, train
 
 TOKEN_IDS = {"uint16": 1 << 16, "uint32": 1 << 32}
 """How many ids a dataset's token column can hold, by its type."""
@@ -121,7 +121,7 @@ def parse_args(argv: Sequence[str] | None = None) -> DiffusionTrainConfig:
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     config = parse_args(argv)
-    return Trainer(DiffusionTask(config), config).run()
+    return train(DiffusionTask(config), config)
 
 
 if __name__ == "__main__":

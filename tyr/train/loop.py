@@ -34,7 +34,7 @@ from tqdm import tqdm
 
 from tyr import Tensor, distributed
 from tyr.checkpoint import latest_checkpoint, load_checkpoint, save_checkpoint
-from tyr.data import Batch, TokenLoader, Tokenizer, load_manifest
+from tyr.data import Batch, DataError, TokenLoader, Tokenizer, load_manifest
 from tyr.metrics import MetricsLog, plot_metrics
 from tyr.optim import AdamW, Muon, ShardedAdamW, clip_grad_norm_, weight_decay_groups
 from tyr.schedules import LRScheduler, Schedule, WarmupCosine, WarmupStableDecay
@@ -58,11 +58,13 @@ def build_optimizer(model: nn.Module, config: TrainConfig) -> torch.optim.Optimi
 
 
 def build_schedule(config: TrainConfig) -> Schedule:
+    """Linear warmup, then cosine down to `min_lr_ratio`, or flat and a linear decay over the last `decay_fraction`."""
+    warmup = min(config.warmup_steps, config.max_steps)
     if config.schedule == "wsd":
-        decay = round(config.decay_fraction * (config.max_steps - config.warmup_steps))
-        return WarmupStableDecay(warmup_steps=config.warmup_steps, total_steps=config.max_steps, decay_steps=decay,
+        decay = round(config.decay_fraction * (config.max_steps - warmup))
+        return WarmupStableDecay(warmup_steps=warmup, total_steps=config.max_steps, decay_steps=decay,
                                  final_ratio=config.min_lr_ratio)  # fmt: skip
-    return WarmupCosine(warmup_steps=config.warmup_steps, total_steps=config.max_steps, final_ratio=config.min_lr_ratio)
+    return WarmupCosine(warmup_steps=warmup, total_steps=config.max_steps, final_ratio=config.min_lr_ratio)
 
 
 class StopRequest:
@@ -123,6 +125,7 @@ class Trainer(Generic[ConfigT]):
         self.tokenizer = self.train_loader.tokenizer
 
         self.model = task.build_model(self.train_loader.vocab_size).to(self.dist.device)
+        torch.manual_seed(config.seed + self.dist.rank)  # from here on (masks, dropout) each rank draws its own
         forward = cast(nn.Module, torch.compile(self.model)) if config.compile else self.model
         self.sharded = config.optimizer == "sharded"  # ShardedAdamW reduce-scatters gradients itself
         self.net = forward
@@ -319,17 +322,30 @@ class Trainer(Generic[ConfigT]):
         finally:
             progress.close()
             stop.restore()
-            self.train_loader.close()
-            self.val_loader.close()
             if metrics is not None:
                 metrics.close()
-            distributed.destroy()
+            self.close()
+
+    def close(self) -> None:
+        """Stop the loaders and leave the process group (`run` does this when it ends)."""
+        self.train_loader.close()
+        self.val_loader.close()
+        distributed.destroy()
 
     def _title(self) -> str:
         c = self.config
         return f"{self.task.name} {c.n_layer}x{c.n_embd}, {c.n_head} heads, context {c.block_size}"
 
 
-def train(task: Task, config: ConfigT) -> dict[str, Any]:
-    """Build a `Trainer` and run it; returns the run's summary."""
-    return Trainer(task, config).run()
+def train(task: Task, config: TrainConfig) -> dict[str, Any]:
+    """Build a `Trainer` and run it; returns the run's summary.
+
+    For a command line: a bad config or dataset (`ValueError`, `DataError`: caught before
+    any training work) exits with its message and status 1, without a traceback.
+    """
+    try:
+        trainer = Trainer(task, config)
+    except (ValueError, DataError) as error:
+        distributed.destroy(wait=False)
+        raise SystemExit(f"error: {error}") from None
+    return trainer.run()
