@@ -82,7 +82,8 @@ class DiffusionTask:
     def build_model(self, vocab_size: int) -> nn.Module:
         config, self.mask_id = self.config, vocab_size
         model_config = DiffusionConfig(vocab_size=vocab_size, block_size=config.block_size, n_layer=config.n_layer,
-                                       n_head=config.n_head, n_embd=config.n_embd, dropout=config.dropout)  # fmt: skip
+                                       n_head=config.n_head, n_embd=config.n_embd, dropout=config.dropout,
+                                       activation=config.activation)  # fmt: skip
         return MaskedDiffusionLM.from_config(model_config)
 
     def loss(self, model: nn.Module, batch: Batch[Any, Any]) -> Tensor[()]:

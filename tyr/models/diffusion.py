@@ -29,6 +29,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from tyr import Dim, Float, Integer, Tensor, checked
+from tyr.models.gpt import Activation
 from tyr.models.rotary import Rotary
 
 B = TypeVar("B")
@@ -49,6 +50,7 @@ class DiffusionConfig:
     n_embd: int = 128
     dropout: float = 0.0
     bias: bool = False
+    activation: Activation = "gelu"  # the MLP's: GELU or ReLU squared
 
     def __post_init__(self) -> None:
         for name in ("vocab_size", "block_size", "n_layer", "n_head", "n_embd"):
@@ -91,24 +93,29 @@ class SelfAttention(nn.Module, Generic[C]):
 
 @checked
 class MLP(nn.Module, Generic[C]):
-    def __init__(self, n_embd: Dim[C], bias: bool) -> None:
+    def __init__(self, n_embd: Dim[C], bias: bool, activation: Activation) -> None:
         super().__init__()
         self.c_fc = nn.Linear(n_embd, 4 * n_embd, bias=bias)
         self.c_proj = nn.Linear(4 * n_embd, n_embd, bias=bias)
+        self.relu2 = activation == "relu2"
 
     def forward(self, x: Tensor[B, T, C]) -> Tensor[B, T, C]:
-        out: Tensor[B, T, C] = self.c_proj(F.gelu(self.c_fc(x)))
+        h = self.c_fc(x)
+        h = F.relu(h).square() if self.relu2 else F.gelu(h)
+        out: Tensor[B, T, C] = self.c_proj(h)
         return out
 
 
 @checked
 class Block(nn.Module, Generic[C]):
-    def __init__(self, n_embd: Dim[C], n_head: int, block_size: int, dropout: float, bias: bool) -> None:
+    def __init__(
+        self, n_embd: Dim[C], n_head: int, block_size: int, dropout: float, bias: bool, activation: Activation
+    ) -> None:
         super().__init__()
         self.ln_1 = nn.LayerNorm(n_embd, bias=bias)
         self.attn = SelfAttention(n_embd, n_head, block_size, dropout, bias)
         self.ln_2 = nn.LayerNorm(n_embd, bias=bias)
-        self.mlp = MLP(n_embd, bias)
+        self.mlp = MLP(n_embd, bias, activation)
         self.drop = nn.Dropout(dropout)
 
     def forward(self, x: Tensor[B, T, C]) -> Tensor[B, T, C]:
@@ -142,7 +149,10 @@ class MaskedDiffusionLM(nn.Module, Generic[V, C]):
         self.wte = nn.Embedding(vocab_size + 1, n_embd)  # the tokenizer's ids and MASK
         self.drop = nn.Dropout(config.dropout)
         self.blocks = nn.ModuleList(
-            [Block(n_embd, config.n_head, config.block_size, config.dropout, config.bias) for _ in range(config.n_layer)]
+            [
+                Block(n_embd, config.n_head, config.block_size, config.dropout, config.bias, config.activation)
+                for _ in range(config.n_layer)
+            ]
         )
         self.ln_f = nn.LayerNorm(n_embd, bias=config.bias)
         self.lm_head = nn.Linear(n_embd, vocab_size, bias=False)

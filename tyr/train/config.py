@@ -17,6 +17,7 @@ from typing import Any, Literal, TypeVar
 Optimizer = Literal["adamw", "muon", "sharded"]
 Schedule = Literal["cosine", "wsd"]
 Align = Literal["none", "bos"]
+Activation = Literal["gelu", "relu2"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -35,6 +36,7 @@ class TrainConfig:
     n_embd: int = 128
     block_size: int = 64  # the model's context: the longest sequence it takes
     dropout: float = 0.0
+    activation: Activation = "gelu"  # the MLP's: GELU, or ReLU squared
     # data
     seq_len: int = 0  # tokens per training row; 0 means block_size
     align: Align = "none"  # "none": rows are windows of the token stream; "bos": rows start at a document
@@ -70,6 +72,7 @@ class TrainConfig:
             "optimizer": typing.get_args(Optimizer),
             "schedule": typing.get_args(Schedule),
             "align": typing.get_args(Align),
+            "activation": typing.get_args(Activation),
         }
         for name, allowed in choices.items():
             if getattr(self, name) not in allowed:
