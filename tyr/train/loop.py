@@ -46,7 +46,7 @@ ConfigT = TypeVar("ConfigT", bound=TrainConfig)
 
 
 def build_optimizer(model: nn.Module, config: TrainConfig) -> torch.optim.Optimizer:
-    """AdamW with decay on matrices only, Muon for hidden matrices, or AdamW sharded over ranks (ZeRO-1)."""
+    """AdamW (torch's fused kernel) with decay on matrices only, Muon for hidden matrices, or AdamW sharded (ZeRO-1)."""
     betas = (config.beta1, config.beta2)
     if config.optimizer == "muon":
         return Muon(model, lr=config.muon_lr, adam_lr=config.lr, adam_betas=betas)
@@ -54,7 +54,7 @@ def build_optimizer(model: nn.Module, config: TrainConfig) -> torch.optim.Optimi
     if config.optimizer == "sharded":
         clip = config.grad_clip if config.grad_clip > 0 else None  # it clips its own shards
         return ShardedAdamW(groups, lr=config.lr, betas=betas, max_grad_norm=clip)
-    return AdamW(groups, lr=config.lr, betas=betas)
+    return AdamW(groups, lr=config.lr, betas=betas, fused=True)
 
 
 def build_schedule(config: TrainConfig) -> Schedule:
