@@ -39,6 +39,8 @@ TOKEN_IDS = {"uint16": 1 << 16, "uint32": 1 << 32}
 @dataclass(frozen=True, kw_only=True)
 class DiffusionTrainConfig(TrainConfig):
     estimator: Estimator = "count"  # "count": exactly ceil(t T) masks, weight T/k; "rate": Bernoulli(t), 1/t
+    skew: float = 0.0  # "count": draw k masks with probability ~ k^-skew (reweighted, still unbiased)
+    tie_embeddings: bool = False  # the output is scored with the token table
     eval_samples: int = 2  # masking draws per validation sequence (the NELBO is an expectation)
     sampler: Order = "confidence"  # unmask the most confident positions first, or in random order
     sample_steps: int = 64  # unmasking rounds per sampled sequence
@@ -83,12 +85,12 @@ class DiffusionTask:
         config, self.mask_id = self.config, vocab_size
         model_config = DiffusionConfig(vocab_size=vocab_size, block_size=config.block_size, n_layer=config.n_layer,
                                        n_head=config.n_head, n_embd=config.n_embd, dropout=config.dropout,
-                                       activation=config.activation)  # fmt: skip
+                                       activation=config.activation, tie_embeddings=config.tie_embeddings)  # fmt: skip
         return MaskedDiffusionLM.from_config(model_config)
 
     def loss(self, model: nn.Module, batch: Batch[Any, Any]) -> Tensor[()]:
         x = batch.inputs
-        per_sequence = nelbo(model, x, mask_id=self.mask_id, estimator=self.config.estimator)
+        per_sequence = nelbo(model, x, mask_id=self.mask_id, estimator=self.config.estimator, skew=self.config.skew)
         mean: Tensor[()] = per_sequence.sum() / x.numel()  # nats per token
         return mean
 

@@ -51,6 +51,7 @@ class DiffusionConfig:
     dropout: float = 0.0
     bias: bool = False
     activation: Activation = "gelu"  # the MLP's: GELU or ReLU squared
+    tie_embeddings: bool = False  # score the output with the token table (its rows but MASK's) instead of a head
 
     def __post_init__(self) -> None:
         for name in ("vocab_size", "block_size", "n_layer", "n_head", "n_embd"):
@@ -155,7 +156,7 @@ class MaskedDiffusionLM(nn.Module, Generic[V, C]):
             ]
         )
         self.ln_f = nn.LayerNorm(n_embd, bias=config.bias)
-        self.lm_head = nn.Linear(n_embd, vocab_size, bias=False)
+        self.lm_head = None if config.tie_embeddings else nn.Linear(n_embd, vocab_size, bias=False)
         for name, param in self.named_parameters():
             if param.dim() == 2:
                 std = 0.02 / math.sqrt(2 * config.n_layer) if name.endswith("c_proj.weight") else 0.02
@@ -174,7 +175,11 @@ class MaskedDiffusionLM(nn.Module, Generic[V, C]):
         x = self.drop(self.wte(idx))
         for block in self.blocks:
             x = block(x)
-        logits: Tensor[B, T, V] = self.lm_head(self.ln_f(x))
+        x = self.ln_f(x)
+        if self.lm_head is None:
+            tied: Tensor[B, T, V] = F.linear(x, self.wte.weight[: self.mask_id])
+            return tied
+        logits: Tensor[B, T, V] = self.lm_head(x)
         return logits
 
 
@@ -196,6 +201,7 @@ def nelbo(
     mask_id: int,
     generator: torch.Generator | None = None,
     estimator: Estimator = "count",
+    skew: float = 0.0,
 ) -> Annotated[Tensor[B], Float]:
     """An unbiased estimate of each sequence's NELBO in nats (summed over its positions).
 
@@ -210,6 +216,9 @@ def nelbo(
             term by term, with no noise from how many tokens happen to be masked.
             ``"rate"`` masks each position with probability t and weights by 1 / t, the
             textbook continuous-time form (noisier: few masks at small t weigh 1 / t).
+        skew: with ``"count"``, draw k with probability proportional to k ** -skew instead
+            of uniformly, and weight by 1 / (k q(k)) so the estimate stays unbiased; 1
+            gives every masked token the same weight. Default 0 (uniform).
 
     Returns `Tensor[B]`: sum over masked positions of weight * cross-entropy.
     """
@@ -217,10 +226,13 @@ def nelbo(
     rates = masking_rates(b, generator, x.device)
     noise = torch.rand(b, t, generator=generator, device=x.device)
     if estimator == "count":
-        counts = torch.ceil(rates * t).clamp(1, t)  # masked positions per sequence
+        ks = torch.arange(1, t + 1, device=x.device, dtype=torch.float32)
+        proposal = ks**-skew / (ks**-skew).sum()  # q(k); uniform for skew 0
+        index = torch.searchsorted(proposal.cumsum(0), 1 - rates).clamp(max=t - 1)  # inverse CDF of the rates
+        counts = ks[index]  # masked positions per sequence
         ranks = noise.argsort(dim=1).argsort(dim=1)  # a random order of the positions
         masked = ranks < counts[:, None]
-        weights = t / counts
+        weights = 1 / (counts * proposal[index])
     else:
         rates = rates.clamp_min(1e-3)  # 1/t explodes at 0; the bias is below 1e-3 of the total
         masked = noise < rates[:, None]

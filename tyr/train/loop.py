@@ -49,12 +49,24 @@ def build_optimizer(model: nn.Module, config: TrainConfig) -> torch.optim.Optimi
     """AdamW (torch's fused kernel) with decay on matrices only, Muon for hidden matrices, or AdamW sharded (ZeRO-1)."""
     betas = (config.beta1, config.beta2)
     if config.optimizer == "muon":
-        return Muon(model, lr=config.muon_lr, adam_lr=config.lr, adam_betas=betas)
+        device = next(model.parameters()).device
+        return Muon(model, lr=config.muon_lr, adam_lr=config.lr, adam_betas=betas, ns_dtype=_matmul_dtype(device))
     groups = weight_decay_groups(model, weight_decay=config.weight_decay)
     if config.optimizer == "sharded":
         clip = config.grad_clip if config.grad_clip > 0 else None  # it clips its own shards
         return ShardedAdamW(groups, lr=config.lr, betas=betas, max_grad_norm=clip)
     return AdamW(groups, lr=config.lr, betas=betas, fused=True)
+
+
+def _matmul_dtype(device: torch.device) -> torch.dtype:
+    """bfloat16 where its matrix products are native (CUDA; CPUs with AVX-512 BF16 or AMX), else float32."""
+    if device.type == "cuda":
+        return torch.bfloat16
+    try:
+        native = bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
+    except (AttributeError, RuntimeError):
+        native = False
+    return torch.bfloat16 if native else torch.float32
 
 
 def build_schedule(config: TrainConfig) -> Schedule:
