@@ -41,6 +41,7 @@ class DiffusionTrainConfig(TrainConfig):
     estimator: Estimator = "count"  # "count": exactly ceil(t T) masks, weight T/k; "rate": Bernoulli(t), 1/t
     skew: float = 0.0  # "count": draw k masks with probability ~ k^-skew (reweighted, still unbiased)
     tie_embeddings: bool = False  # the output is scored with the token table
+    qk_norm: bool = False  # RMS-normalised queries and keys
     eval_samples: int = 2  # masking draws per validation sequence (the NELBO is an expectation)
     sampler: Order = "confidence"  # unmask the most confident positions first, or in random order
     sample_steps: int = 64  # unmasking rounds per sampled sequence
@@ -85,7 +86,8 @@ class DiffusionTask:
         config, self.mask_id = self.config, vocab_size
         model_config = DiffusionConfig(vocab_size=vocab_size, block_size=config.block_size, n_layer=config.n_layer,
                                        n_head=config.n_head, n_embd=config.n_embd, dropout=config.dropout,
-                                       activation=config.activation, tie_embeddings=config.tie_embeddings)  # fmt: skip
+                                       activation=config.activation, tie_embeddings=config.tie_embeddings,
+                                       qk_norm=config.qk_norm)  # fmt: skip
         return MaskedDiffusionLM.from_config(model_config)
 
     def loss(self, model: nn.Module, batch: Batch[Any, Any]) -> Tensor[()]:

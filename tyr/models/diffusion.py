@@ -52,6 +52,7 @@ class DiffusionConfig:
     bias: bool = False
     activation: Activation = "gelu"  # the MLP's: GELU or ReLU squared
     tie_embeddings: bool = False  # score the output with the token table (its rows but MASK's) instead of a head
+    qk_norm: bool = False  # RMS-normalise queries and keys per head (attention learns sharper patterns sooner)
 
     def __post_init__(self) -> None:
         for name in ("vocab_size", "block_size", "n_layer", "n_head", "n_embd"):
@@ -70,9 +71,12 @@ class DiffusionConfig:
 class SelfAttention(nn.Module, Generic[C]):
     """Multi-head attention over the whole sequence (bidirectional), rotary positions on queries and keys."""
 
-    def __init__(self, n_embd: Dim[C], n_head: int, block_size: int, dropout: float, bias: bool) -> None:
+    def __init__(
+        self, n_embd: Dim[C], n_head: int, block_size: int, dropout: float, bias: bool, qk_norm: bool = False
+    ) -> None:
         super().__init__()
         self.n_head = n_head
+        self.qk_norm = qk_norm
         self.dropout = dropout
         self.c_attn = nn.Linear(n_embd, 3 * n_embd, bias=bias)  # q, k, v for all heads at once
         self.c_proj = nn.Linear(n_embd, n_embd, bias=bias)
@@ -82,8 +86,11 @@ class SelfAttention(nn.Module, Generic[C]):
         b, t, c = x.size()
         h = self.n_head
         q, k, v = self.c_attn(x).split(c, dim=2)
-        q = self.rotary(q.view(b, t, h, c // h).transpose(1, 2))  # (b, h, t, c/h)
-        k = self.rotary(k.view(b, t, h, c // h).transpose(1, 2))
+        q = q.view(b, t, h, c // h).transpose(1, 2)  # (b, h, t, c/h)
+        k = k.view(b, t, h, c // h).transpose(1, 2)
+        if self.qk_norm:
+            q, k = F.rms_norm(q, (c // h,)), F.rms_norm(k, (c // h,))
+        q, k = self.rotary(q), self.rotary(k)
         v = v.view(b, t, h, c // h).transpose(1, 2)
         dropout = self.dropout if self.training else 0.0
         y = F.scaled_dot_product_attention(q, k, v, dropout_p=dropout)  # no causal mask
@@ -110,11 +117,18 @@ class MLP(nn.Module, Generic[C]):
 @checked
 class Block(nn.Module, Generic[C]):
     def __init__(
-        self, n_embd: Dim[C], n_head: int, block_size: int, dropout: float, bias: bool, activation: Activation
+        self,
+        n_embd: Dim[C],
+        n_head: int,
+        block_size: int,
+        dropout: float,
+        bias: bool,
+        activation: Activation,
+        qk_norm: bool = False,
     ) -> None:
         super().__init__()
         self.ln_1 = nn.LayerNorm(n_embd, bias=bias)
-        self.attn = SelfAttention(n_embd, n_head, block_size, dropout, bias)
+        self.attn = SelfAttention(n_embd, n_head, block_size, dropout, bias, qk_norm)
         self.ln_2 = nn.LayerNorm(n_embd, bias=bias)
         self.mlp = MLP(n_embd, bias, activation)
         self.drop = nn.Dropout(dropout)
@@ -151,7 +165,8 @@ class MaskedDiffusionLM(nn.Module, Generic[V, C]):
         self.drop = nn.Dropout(config.dropout)
         self.blocks = nn.ModuleList(
             [
-                Block(n_embd, config.n_head, config.block_size, config.dropout, config.bias, config.activation)
+                Block(n_embd, config.n_head, config.block_size, config.dropout, config.bias, config.activation,
+                      config.qk_norm)  # fmt: skip
                 for _ in range(config.n_layer)
             ]
         )
