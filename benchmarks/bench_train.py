@@ -11,8 +11,9 @@ nanoGPT's CPU configuration: 4 layers, 4 heads, 128 wide, context 64, batch 12, 
 * recipe     tyr's own faster recipe, `scripts/train_gpt.py --preset fast` (its own batches
              from the same text; leave it out with --no-recipe).
 
-They take turns, `--chunk` steps each, the order reversed every round, so that a busy
-machine slows all of them alike. Batches are drawn as nanoGPT draws them (random windows,
+They take turns, the order reversed every round, each advancing by the same fraction of
+its run per turn (`--chunk` steps for the longest), so that a machine whose load changes
+slows all of them alike. Batches are drawn as nanoGPT draws them (random windows,
 seeded) and made before the clock starts. Then each model's loss on the whole validation
 text (every character predicted once, in windows of its context) is printed with
 tokens/s, wall time, the ratio of tyr's speed to the baseline's, the cost of the runtime
@@ -162,23 +163,24 @@ def main() -> None:
     pair = [tyr_side, base_side]
     runners = pair + ([] if args.no_recipe else [tyr_runner("tyr recipe", "fast", None, args.seed, len(chars))])
 
-    rounds = 0
-    while any(r.done < r.steps for r in runners):
-        shared = [batch(train, tyr_side) for _ in range(min(args.chunk, args.steps - tyr_side.done))]
-        order = runners if rounds % 2 == 0 else runners[::-1]
-        for runner in order:
-            n = min(args.chunk, runner.steps - runner.done)
+    longest = max(r.steps for r in runners)
+    rounds = math.ceil(longest / args.chunk)
+    for k in range(rounds):  # every runner advances by the same fraction of its steps: all meet the same load
+        fraction = min(1.0, (k + 1) * args.chunk / longest)
+        n_pair = round(fraction * tyr_side.steps) - tyr_side.done
+        shared = [batch(train, tyr_side) for _ in range(n_pair)]
+        for runner in runners if k % 2 == 0 else runners[::-1]:
+            n = round(fraction * runner.steps) - runner.done
             if n <= 0:
                 continue
-            batches = shared[:n] if runner in pair else [batch(train, runner) for _ in range(n)]
+            batches = shared if runner in pair else [batch(train, runner) for _ in range(n)]
             start = time.perf_counter()
             for x, y in batches:
                 loss = runner.step(x, y)
             runner.seconds += time.perf_counter() - start
             runner.done += n
             runner.losses.append(float(loss))
-        rounds += 1
-        if rounds % 5 == 0:
+        if (k + 1) % max(1, rounds // 10) == 0:
             shown = "  ".join(f"{r.name} {r.done} steps {r.tokens_per_s:,.0f} tok/s loss {r.losses[-1]:.3f}" for r in runners)
             print(f"  {shown}", flush=True)
 
@@ -193,7 +195,7 @@ def main() -> None:
     cost = check_cost(tyr_side.model)
     step_time = tyr_side.seconds / tyr_side.done
     print(f"\ntyr / baseline tokens/s: {ratio:.3f}x (target >= 1.0)")
-    print(f"runtime checks: {cost * 1e6:.0f} us per step, {100 * cost / step_time:.2f}% of a step (target <= 3%)")
+    print(f"runtime checks: {cost * 1e6:.0f} us per step, {100 * cost / step_time:.3f}% of a step (target <= 3%)")
     print(f"tyr validation loss: {val_losses['tyr']:.4f} (target <= 1.90; nanoGPT reports {NANOGPT_VAL})")
     if not args.no_recipe:
         recipe = runners[2]

@@ -35,6 +35,7 @@ from tyr.train import TrainConfig, parse_config, train
 @dataclass(frozen=True, kw_only=True)
 class GPTTrainConfig(TrainConfig):
     position: Position = "learned"  # a learned position table, or rotary queries and keys
+    qk_norm: bool = False  # RMS-normalised queries and keys
     top_k: int = 10  # the sample draws from the k likeliest tokens (0: all)
     temperature: float = 0.8
 
@@ -70,7 +71,8 @@ class GPTTask:
         config = self.config
         model_config = GPTConfig(vocab_size=vocab_size, block_size=config.block_size, n_layer=config.n_layer,
                                  n_head=config.n_head, n_embd=config.n_embd, dropout=config.dropout,
-                                 position=config.position, activation=config.activation)  # fmt: skip
+                                 position=config.position, activation=config.activation,
+                                 qk_norm=config.qk_norm)  # fmt: skip
         return GPT.from_config(model_config)
 
     def loss(self, model: nn.Module, batch: Batch[Any, Any]) -> Tensor[()]:

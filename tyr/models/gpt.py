@@ -37,6 +37,7 @@ class GPTConfig:
     bias: bool = False  # biases in Linear and LayerNorm: off is a little faster and no worse
     position: Position = "learned"  # a learned table added to the input, or rotary queries and keys
     activation: Activation = "gelu"  # the MLP's: GELU, or ReLU squared (cheaper, and learns faster here)
+    qk_norm: bool = False  # RMS-normalise queries and keys per head (attention sharpens sooner)
 
     def __post_init__(self) -> None:
         if self.n_embd % self.n_head:
@@ -59,10 +60,17 @@ class GPTConfig:
 @checked
 class CausalSelfAttention(nn.Module, Generic[C]):
     def __init__(
-        self, n_embd: Dim[C], n_head: int, dropout: float, bias: bool, rotary_len: int | None = None
+        self,
+        n_embd: Dim[C],
+        n_head: int,
+        dropout: float,
+        bias: bool,
+        rotary_len: int | None = None,
+        qk_norm: bool = False,
     ) -> None:
         super().__init__()
         self.n_head = n_head
+        self.qk_norm = qk_norm
         self.dropout = dropout
         self.c_attn = nn.Linear(n_embd, 3 * n_embd, bias=bias)  # q, k, v for all heads at once
         self.c_proj = nn.Linear(n_embd, n_embd, bias=bias)
@@ -76,6 +84,8 @@ class CausalSelfAttention(nn.Module, Generic[C]):
         q = q.view(b, t, h, c // h).transpose(1, 2)  # (b, h, t, c/h)
         k = k.view(b, t, h, c // h).transpose(1, 2)
         v = v.view(b, t, h, c // h).transpose(1, 2)
+        if self.qk_norm:
+            q, k = F.rms_norm(q, (c // h,)), F.rms_norm(k, (c // h,))
         if self.rotary is not None:
             q, k = self.rotary(q), self.rotary(k)
         dropout = self.dropout if self.training else 0.0
@@ -111,10 +121,11 @@ class Block(nn.Module, Generic[C]):
         bias: bool,
         rotary_len: int | None = None,
         activation: Activation = "gelu",
+        qk_norm: bool = False,
     ) -> None:
         super().__init__()
         self.ln_1 = nn.LayerNorm(n_embd, bias=bias)
-        self.attn = CausalSelfAttention(n_embd, n_head, dropout, bias, rotary_len)
+        self.attn = CausalSelfAttention(n_embd, n_head, dropout, bias, rotary_len, qk_norm)
         self.ln_2 = nn.LayerNorm(n_embd, bias=bias)
         self.mlp = MLP(n_embd, dropout, bias, activation)
 
@@ -153,7 +164,7 @@ class GPT(nn.Module, Generic[V, C]):
         rotary_len = config.block_size if rotary else None
         self.blocks = nn.ModuleList(
             [
-                Block(n_embd, config.n_head, config.dropout, config.bias, rotary_len, config.activation)
+                Block(n_embd, config.n_head, config.dropout, config.bias, rotary_len, config.activation, config.qk_norm)
                 for _ in range(config.n_layer)
             ]
         )
