@@ -42,8 +42,9 @@ class DiffusionTrainConfig(TrainConfig):
     skew: float = 0.0  # "count": draw k masks with probability ~ k^-skew (reweighted, still unbiased)
     tie_embeddings: bool = False  # the output is scored with the token table
     qk_norm: bool = False  # RMS-normalised queries and keys
+    qk_gain: bool = False  # with qk_norm: learned gains (temperature) on them
     eval_samples: int = 2  # masking draws per validation sequence (the NELBO is an expectation)
-    sampler: Order = "confidence"  # unmask the most confident positions first, or in random order
+    sampler: Order = "random"  # unmask in random order (the reverse process), or the most confident first
     sample_steps: int = 64  # unmasking rounds per sampled sequence
     temperature: float = 0.8
     top_k: int = 0  # 0: the whole distribution
@@ -58,8 +59,10 @@ PRESETS: dict[str, dict[str, Any]] = {
     "tiny": dict(n_layer=2, n_head=2, n_embd=32, block_size=32, batch_size=8, max_steps=40, lr=3e-3,
                  warmup_steps=5, eval_interval=20, eval_batches=4, log_interval=5, checkpoint_interval=20,
                  sample_tokens=64, sample_steps=16, eval_samples=1),
-    # nanoGPT's CPU budget (the defaults of TrainConfig) with tyr's diffusion recipe
-    "cpu": dict(),
+    # nanoGPT's CPU budget (4 layers, 4 heads, 128 wide, context 64, batch 12, 2000 steps) with tyr's recipe:
+    # Muon, normalised queries and keys, ReLU^2, a tied output, mask counts drawn ~ k^-0.5 (reweighted)
+    "cpu": dict(optimizer="muon", muon_lr=0.02, lr=3e-3, activation="relu2", qk_norm=True, tie_embeddings=True,
+                skew=0.5),
 }  # fmt: skip
 
 
@@ -87,7 +90,7 @@ class DiffusionTask:
         model_config = DiffusionConfig(vocab_size=vocab_size, block_size=config.block_size, n_layer=config.n_layer,
                                        n_head=config.n_head, n_embd=config.n_embd, dropout=config.dropout,
                                        activation=config.activation, tie_embeddings=config.tie_embeddings,
-                                       qk_norm=config.qk_norm)  # fmt: skip
+                                       qk_norm=config.qk_norm, qk_gain=config.qk_gain)  # fmt: skip
         return MaskedDiffusionLM.from_config(model_config)
 
     def loss(self, model: nn.Module, batch: Batch[Any, Any]) -> Tensor[()]:

@@ -31,6 +31,13 @@ def test_logits_cover_the_vocabulary_but_not_mask() -> None:
         m(idx.float())
 
 
+@pytest.mark.parametrize("options", [dict(tie_embeddings=True), dict(qk_norm=True), dict(qk_norm=True, qk_gain=True)])
+def test_variants(options: dict[str, object]) -> None:
+    m = model(DiffusionConfig(vocab_size=5, block_size=8, n_layer=1, n_head=2, n_embd=8, **options))
+    assert m(torch.tensor([[0, 5, 4, 5, 1]])).shape == (1, 5, 5)
+    assert (m.lm_head is None) == bool(options.get("tie_embeddings"))
+
+
 def test_config_needs_even_heads_for_rotary() -> None:
     with pytest.raises(ValueError, match="heads of even size"):
         DiffusionConfig(n_embd=12, n_head=4)
@@ -69,13 +76,13 @@ def exact_nelbo(m: MaskedDiffusionLM, x: torch.Tensor) -> float:
     return total
 
 
-@pytest.mark.parametrize("estimator", ["count", "rate"])
-def test_nelbo_estimate_matches_the_brute_force_value(estimator: str) -> None:
+@pytest.mark.parametrize(("estimator", "skew"), [("count", 0.0), ("count", 1.0), ("rate", 0.0)])
+def test_nelbo_estimate_matches_the_brute_force_value(estimator: str, skew: float) -> None:
     m = model(seed=3)
     x = torch.tensor([3, 0, 4, 1])
     exact = exact_nelbo(m, x)
     with torch.no_grad():
-        draws = nelbo(m, x.repeat(40_000, 1), mask_id=m.mask_id, estimator=estimator,
+        draws = nelbo(m, x.repeat(40_000, 1), mask_id=m.mask_id, estimator=estimator, skew=skew,
                       generator=torch.Generator().manual_seed(0))  # fmt: skip
     error = draws.std().item() / math.sqrt(draws.numel())  # (stratified draws: an upper bound)
     assert abs(draws.mean().item() - exact) < max(4 * error, 2e-3 * exact), (draws.mean().item(), exact, error)

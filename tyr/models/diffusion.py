@@ -53,6 +53,7 @@ class DiffusionConfig:
     activation: Activation = "gelu"  # the MLP's: GELU or ReLU squared
     tie_embeddings: bool = False  # score the output with the token table (its rows but MASK's) instead of a head
     qk_norm: bool = False  # RMS-normalise queries and keys per head (attention learns sharper patterns sooner)
+    qk_gain: bool = False  # with qk_norm: learned gains on the normalised queries and keys (their temperature)
 
     def __post_init__(self) -> None:
         for name in ("vocab_size", "block_size", "n_layer", "n_head", "n_embd"):
@@ -72,11 +73,20 @@ class SelfAttention(nn.Module, Generic[C]):
     """Multi-head attention over the whole sequence (bidirectional), rotary positions on queries and keys."""
 
     def __init__(
-        self, n_embd: Dim[C], n_head: int, block_size: int, dropout: float, bias: bool, qk_norm: bool = False
+        self,
+        n_embd: Dim[C],
+        n_head: int,
+        block_size: int,
+        dropout: float,
+        bias: bool,
+        qk_norm: bool = False,
+        qk_gain: bool = False,
     ) -> None:
         super().__init__()
         self.n_head = n_head
         self.qk_norm = qk_norm
+        self.q_gain = nn.Parameter(torch.ones(n_embd // n_head)) if qk_gain else None
+        self.k_gain = nn.Parameter(torch.ones(n_embd // n_head)) if qk_gain else None
         self.dropout = dropout
         self.c_attn = nn.Linear(n_embd, 3 * n_embd, bias=bias)  # q, k, v for all heads at once
         self.c_proj = nn.Linear(n_embd, n_embd, bias=bias)
@@ -89,7 +99,7 @@ class SelfAttention(nn.Module, Generic[C]):
         q = q.view(b, t, h, c // h).transpose(1, 2)  # (b, h, t, c/h)
         k = k.view(b, t, h, c // h).transpose(1, 2)
         if self.qk_norm:
-            q, k = F.rms_norm(q, (c // h,)), F.rms_norm(k, (c // h,))
+            q, k = F.rms_norm(q, (c // h,), self.q_gain), F.rms_norm(k, (c // h,), self.k_gain)
         q, k = self.rotary(q), self.rotary(k)
         v = v.view(b, t, h, c // h).transpose(1, 2)
         dropout = self.dropout if self.training else 0.0
@@ -125,10 +135,11 @@ class Block(nn.Module, Generic[C]):
         bias: bool,
         activation: Activation,
         qk_norm: bool = False,
+        qk_gain: bool = False,
     ) -> None:
         super().__init__()
         self.ln_1 = nn.LayerNorm(n_embd, bias=bias)
-        self.attn = SelfAttention(n_embd, n_head, block_size, dropout, bias, qk_norm)
+        self.attn = SelfAttention(n_embd, n_head, block_size, dropout, bias, qk_norm, qk_gain)
         self.ln_2 = nn.LayerNorm(n_embd, bias=bias)
         self.mlp = MLP(n_embd, bias, activation)
         self.drop = nn.Dropout(dropout)
@@ -166,7 +177,7 @@ class MaskedDiffusionLM(nn.Module, Generic[V, C]):
         self.blocks = nn.ModuleList(
             [
                 Block(n_embd, config.n_head, config.block_size, config.dropout, config.bias, config.activation,
-                      config.qk_norm)  # fmt: skip
+                      config.qk_norm, config.qk_gain)  # fmt: skip
                 for _ in range(config.n_layer)
             ]
         )
