@@ -15,9 +15,9 @@ import pytest
 from tyr.data import InputError, SplitReader, load_manifest, prepare, split_documents
 from tyr.data.__main__ import main
 from tyr.data.manifest import sha256_file
+from tests.conftest import CORPUS
 
 REPO = Path(__file__).resolve().parents[1]
-CORPUS = Path(__file__).resolve().parents[2] / "shared/data/tinyshakespeare.txt"
 WORDS = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu ünï ✓".split()
 
 

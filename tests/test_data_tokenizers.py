@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tyr.data import BOS_TEXT, BPETokenizer, CharTokenizer, TokenizerError, load_tokenizer, save_tokenizer
+from tests.conftest import CORPUS
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared/data/tinyshakespeare.txt"
 SMALL = "First Citizen:\nBefore we proceed any further, hear me speak.\n\nAll:\nSpeak, speak. 🤖 héllo\r\n"
 
 

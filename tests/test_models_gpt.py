@@ -66,3 +66,15 @@ def test_it_learns_a_repeating_sequence() -> None:
     assert loss.item() < 0.2 * first
     generated = model.generate(pattern[:3].unsqueeze(0), max_new_tokens=4, top_k=1)
     assert generated.tolist() == [pattern[:7].tolist()]
+
+
+@pytest.mark.parametrize("options", [dict(position="rotary"), dict(activation="relu2"), dict(qk_norm=True)])
+def test_variants_run_and_are_causal(options: dict[str, object]) -> None:
+    torch.manual_seed(0)
+    model = GPT.from_config(GPTConfig(vocab_size=11, block_size=16, n_layer=2, n_head=2, n_embd=16, **options))
+    idx = torch.randint(0, 11, (2, 10))
+    logits, _ = model(idx)
+    changed = idx.clone()
+    changed[:, 6:] = (changed[:, 6:] + 1) % 11  # the future must not change the past's predictions
+    assert torch.allclose(model(changed)[0][:, :6], logits[:, :6], atol=1e-6)
+    assert (model.wpe is None) == (options.get("position") == "rotary")

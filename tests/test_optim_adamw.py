@@ -129,3 +129,18 @@ def test_weight_decay_groups_decay_matrices_only() -> None:
     opt.step()  # zero gradients: only the decay moves parameters
     for (name, param), old in zip(model.named_parameters(), before):
         assert torch.equal(param, old * (1 - 0.1 * 0.5)) if param.dim() == 2 else torch.equal(param, old), name
+
+
+def test_fused_matches_the_one_tensor_at_a_time_update() -> None:
+    ours, fused = make_model(), make_model()
+    opt, fused_opt = AdamW(groups(ours), lr=1e-2, betas=(0.9, 0.95)), AdamW(groups(fused), lr=1e-2, betas=(0.9, 0.95), fused=True)
+    train(ours, opt, range(12))  # (also: a parameter whose gradient is missing is skipped)
+    train(fused, fused_opt, range(12))
+    for a, b in zip(ours.parameters(), fused.parameters()):
+        torch.testing.assert_close(a, b, rtol=1e-6, atol=1e-7)
+        assert opt.state[a]["step"] == fused_opt.state[b]["step"] and isinstance(fused_opt.state[b]["step"], int)
+    resumed = make_model()
+    resumed.load_state_dict(fused.state_dict())
+    again = AdamW(groups(resumed), lr=1e-2, betas=(0.9, 0.95))  # the state dicts are interchangeable
+    again.load_state_dict(fused_opt.state_dict())
+    assert again.state_dict()["state"].keys() == fused_opt.state_dict()["state"].keys()

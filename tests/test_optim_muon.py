@@ -175,3 +175,19 @@ def test_load_state_dict_checks_group_kinds() -> None:
     saved = Muon([{"params": [w], "use_muon": True}]).state_dict()
     with pytest.raises(ValueError, match="group 0 is an AdamW group here but was saved as a Muon group"):
         Muon([{"params": [w], "use_muon": False}]).load_state_dict(saved)
+
+
+def test_matrices_of_one_shape_are_orthogonalised_together_as_if_apart() -> None:
+    torch.manual_seed(3)
+    weights = [nn.Parameter(torch.randn(6, 10)) for _ in range(3)] + [nn.Parameter(torch.randn(10, 6))]
+    for w in weights:
+        w.grad = torch.randn_like(w)
+    before = [w.detach().clone() for w in weights]
+    Muon(weights, lr=0.1, momentum=0.0, nesterov=False).step()
+    for w, b in zip(weights, before):
+        expected = b - 0.1 * max(1.0, w.size(0) / w.size(1)) ** 0.5 * orthogonalize(w.grad)
+        torch.testing.assert_close(w.detach(), expected, atol=1e-6, rtol=0)
+    bf16 = nn.Parameter(before[0].clone())
+    bf16.grad = weights[0].grad
+    Muon([bf16], lr=0.1, momentum=0.0, nesterov=False, ns_dtype=torch.bfloat16).step()
+    torch.testing.assert_close(bf16.detach(), weights[0].detach(), atol=2e-2, rtol=0)

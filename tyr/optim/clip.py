@@ -7,13 +7,17 @@ import torch
 from tyr import tree
 
 
-def _grads(params: object) -> list[torch.Tensor]:
-    """Gradients of the trainable tensors of ``params`` (tied tensors once; missing grads skipped)."""
+def _with_grads(params: object) -> list[torch.Tensor]:
+    """The trainable tensors of ``params`` that have a gradient (tied tensors once)."""
     return [
-        leaf.grad
+        leaf
         for leaf in tree.leaves(params, unique=True)
         if tree.role(leaf) is tree.Role.TRAINABLE and leaf.grad is not None
     ]
+
+
+def _grads(params: list[torch.Tensor]) -> list[torch.Tensor]:
+    return [param.grad for param in params if param.grad is not None]
 
 
 def grad_norm(params: object) -> torch.Tensor:
@@ -24,15 +28,10 @@ def grad_norm(params: object) -> torch.Tensor:
 
     Returns 0 when no parameter has a gradient.
     """
-    grads = _grads(params)
+    grads = _grads(_with_grads(params))
     if not grads:
         return torch.zeros(())
-    norms = [torch.linalg.vector_norm(g, 2.0, dtype=torch.float32) for g in grads]
-    devices = {n.device for n in norms}
-    if len(devices) > 1:  # gather per-tensor norms on one device before combining
-        norms = [n.to(grads[0].device) for n in norms]
-    total: torch.Tensor = torch.linalg.vector_norm(torch.stack(norms), 2.0)
-    return total
+    return torch.nn.utils.get_total_norm(grads, 2.0).float()
 
 
 @torch.no_grad()
@@ -45,7 +44,8 @@ def clip_grad_norm_(params: object, max_norm: float, *, error_if_nonfinite: bool
         error_if_nonfinite: raise when the norm is inf or nan instead of scaling. Default False.
 
     Returns the global norm *before* clipping (float32 scalar tensor). Gradients are
-    multiplied by ``min(1, max_norm / (norm + 1e-6))``, as ``torch.nn.utils.clip_grad_norm_`` does.
+    multiplied by ``min(1, max_norm / (norm + 1e-6))``, as ``torch.nn.utils.clip_grad_norm_`` does
+    (with torch's multi-tensor kernels: the norms and the scaling take a few calls, not one per tensor).
 
     Example::
 
@@ -55,13 +55,15 @@ def clip_grad_norm_(params: object, max_norm: float, *, error_if_nonfinite: bool
     """
     if not max_norm > 0:
         raise ValueError(f"clip_grad_norm_: max_norm must be > 0, got {max_norm}.")
-    norm = grad_norm(params)
+    selected = _with_grads(params)
+    grads = _grads(selected)
+    if not grads:
+        return torch.zeros(())
+    norm = torch.nn.utils.get_total_norm(grads, 2.0)
     if error_if_nonfinite and not bool(torch.isfinite(norm)):
         raise RuntimeError(
             f"clip_grad_norm_: the global gradient norm is {norm.item()}; some gradient is inf or nan. "
             "Lower the learning rate, check the loss for overflow, or pass error_if_nonfinite=False."
         )
-    coefficient = torch.clamp(max_norm / (norm + 1e-6), max=1.0)
-    for grad in _grads(params):
-        grad.mul_(coefficient.to(device=grad.device, dtype=grad.dtype))
-    return norm
+    torch.nn.utils.clip_grads_with_norm_(selected, max_norm, norm)
+    return norm.float()

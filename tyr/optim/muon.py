@@ -138,6 +138,10 @@ class Muon(ClosureStep):
         adam_betas: AdamW betas. Default (0.9, 0.95).
         adam_eps: AdamW epsilon. Default 1e-8.
         adam_weight_decay: AdamW decoupled weight decay. Default 0.
+        ns_dtype: the Newton–Schulz compute dtype. Default: bfloat16 on CUDA, float32
+            elsewhere; bfloat16 also halves the time on CPUs with bfloat16 matrix units.
+
+    Matrices of the same shape are orthogonalised together, in one batched call.
 
     A Muon update of an ``(m, n)`` matrix is ``orthogonalize(momentum) *
     sqrt(max(1, m / n))``, applied with ``lr``. Group options can be set per group;
@@ -163,6 +167,7 @@ class Muon(ClosureStep):
         adam_betas: tuple[float, float] = (0.9, 0.95),
         adam_eps: float = 1e-8,
         adam_weight_decay: float = 0.0,
+        ns_dtype: torch.dtype | None = None,
     ) -> None:
         if not 0.0 <= momentum < 1.0:
             raise ValueError(f"Muon: momentum must be in [0, 1), got {momentum}.")
@@ -195,6 +200,7 @@ class Muon(ClosureStep):
                             "use_muon=False (AdamW), or pass the module and let Muon split it."
                         )
         super().__init__(groups, {})
+        self.ns_dtype = ns_dtype
 
     def _update(self) -> None:
         """Update every parameter that has a gradient."""
@@ -206,6 +212,7 @@ class Muon(ClosureStep):
 
     def _muon_group(self, group: dict[str, Any]) -> None:
         momentum, lr = group["momentum"], group["lr"]
+        by_shape: dict[tuple[int, ...], list[tuple[torch.Tensor, torch.Tensor]]] = {}
         for param in group["params"]:
             if param.grad is None:
                 continue
@@ -215,12 +222,15 @@ class Muon(ClosureStep):
             buffer = state["momentum_buffer"]
             buffer.lerp_(param.grad, 1 - momentum)
             direction = param.grad.lerp(buffer, momentum) if group["nesterov"] else buffer
-            matrix = direction.reshape(direction.size(0), -1)
-            update = orthogonalize(matrix, steps=group["ns_steps"])
-            scale = max(1.0, matrix.size(0) / matrix.size(1)) ** 0.5
-            if group["weight_decay"] != 0:
-                param.mul_(1 - lr * group["weight_decay"])
-            param.add_(update.view_as(param), alpha=-lr * scale)
+            by_shape.setdefault(tuple(param.shape), []).append((param, direction))
+        for items in by_shape.values():  # one batched orthogonalisation per shape: fewer, larger operations
+            matrices = torch.stack([direction.reshape(direction.size(0), -1) for _, direction in items])
+            updates = orthogonalize(matrices, steps=group["ns_steps"], dtype=self.ns_dtype)
+            scale = max(1.0, matrices.size(1) / matrices.size(2)) ** 0.5
+            for (param, _), update in zip(items, updates):
+                if group["weight_decay"] != 0:
+                    param.mul_(1 - lr * group["weight_decay"])
+                param.add_(update.view_as(param), alpha=-lr * scale)
 
     def _adam_group(self, group: dict[str, Any]) -> None:
         for param in group["params"]:
