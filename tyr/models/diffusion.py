@@ -191,8 +191,7 @@ class MaskedDiffusionLM(nn.Module, Generic[V, C]):
     @classmethod
     def from_config(cls, config: DiffusionConfig) -> MaskedDiffusionLM[Any, Any]:
         """Build from a config alone (the sizes come from it)."""
-        model: MaskedDiffusionLM[Any, Any] = cls(config, config.vocab_size, config.n_embd)
-        return model
+        return MaskedDiffusionLM(config, config.vocab_size, config.n_embd)  # named, not cls: see GPT.from_config
 
     def forward(self, idx: Annotated[Tensor[B, T], Integer]) -> Tensor[B, T, V]:
         t = idx.size(1)

@@ -186,7 +186,9 @@ class GPT(nn.Module, Generic[V, C]):
     @classmethod
     def from_config(cls, config: GPTConfig) -> GPT[Any, Any]:
         """Build from a config alone (the sizes come from it)."""
-        return cls(config, config.vocab_size, config.n_embd)  # type: ignore[arg-type]
+        # Named, not `cls(...)`: mypy applies no plugin signature hook to a call through `cls`, so
+        # plain ints would not be taken for the Dim parameters there.
+        return GPT(config, config.vocab_size, config.n_embd)
 
     def num_params(self, non_embedding: bool = True) -> int:
         """Parameter count; position embeddings excluded by default (token ones are tied to the head)."""

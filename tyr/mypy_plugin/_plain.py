@@ -184,8 +184,8 @@ def module_list_hook(ctx: FunctionContext, lookup: Lookup, shaped_call: Callable
     if not (isinstance(result, Instance) and len(result.args) == 1):
         return ctx.default_return_type
     element = get_proper_type(result.args[0])
-    if isinstance(element, Instance) and shaped_call(element):
-        return ctx.default_return_type
+    if isinstance(element, Instance) and (shaped_call(element) or element.type.has_readable_member("__iter__")):
+        return ctx.default_return_type  # a shape to keep, or a container to unpack (`for attn, ff in layers`)
     return result.copy_modified(args=[Scope(lookup).instance(_names.MODULE)])
 
 
