@@ -58,6 +58,7 @@ class TrainConfig:
     # runtime
     compile: bool = False  # torch.compile the model
     threads: int = 0  # torch threads per process; 0: cores / processes on this machine
+    dist_timeout: float = 600.0  # seconds to wait for the other ranks (joining, every collective) before failing
     seed: int = 1337
     # bookkeeping
     eval_interval: int = 250  # steps between validation passes (and at step 0)
@@ -99,6 +100,8 @@ class TrainConfig:
             raise ValueError(f"need 0 <= dropout < 1 and 0 <= min_lr_ratio <= 1, got {self.dropout}, {self.min_lr_ratio}")
         if not 0.0 <= self.decay_fraction <= 1.0:
             raise ValueError(f"decay_fraction is a share of the steps in [0, 1], got {self.decay_fraction}")
+        if not self.dist_timeout > 0:
+            raise ValueError(f"dist_timeout must be > 0 seconds, got {self.dist_timeout}")
         if self.lr < 0 or self.muon_lr < 0 or self.weight_decay < 0 or self.grad_clip < 0:
             raise ValueError("lr, muon_lr, weight_decay and grad_clip must be >= 0")
 

@@ -125,7 +125,7 @@ class Trainer(Generic[ConfigT]):
         task.check(manifest)
         self.task, self.config = task, config
         self.threads, threads_note = choose_threads(config.threads)
-        self.dist = distributed.init_from_env()
+        self.dist = distributed.init_from_env(timeout=config.dist_timeout)
         self.main = self.dist.rank == 0
         self.out = Path(config.out)
         torch.manual_seed(config.seed)  # the same initial weights on every rank
