@@ -109,6 +109,10 @@ def _split_at(ids: list[int], separator: int) -> list[list[int]]:
     return [d for d in documents if d]
 
 
+TASK = GPTTask
+"""The task this trainer runs (`python -m tyr verify` finds it here)."""
+
+
 def parse_args(argv: Sequence[str] | None = None) -> GPTTrainConfig:
     return parse_config(GPTTrainConfig, PRESETS, argv, description=__doc__ or "")
 

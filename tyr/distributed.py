@@ -26,6 +26,7 @@ import os
 
 import torch
 import torch.distributed as dist
+from torch._C._distributed_c10d import PrefixStore, Store, TCPStore
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,7 +57,7 @@ on every node and reachable from this one, and that WORLD_SIZE counts only proce
 started; a slow start needs a longer timeout (--dist-timeout)."""
 
 
-def rendezvous_store(timeout: datetime.timedelta) -> dist.Store | None:
+def rendezvous_store(timeout: datetime.timedelta) -> Store | None:
     """torchrun's store under a prefix for this restart attempt, or None outside torchrun's agent.
 
     torchrun's default (static) rendezvous keeps one store for the whole job, and its
@@ -70,8 +71,8 @@ def rendezvous_store(timeout: datetime.timedelta) -> dist.Store | None:
         return None
     address, port = os.environ["MASTER_ADDR"], _env_int("MASTER_PORT", 0)
     attempt = _env_int("TORCHELASTIC_RESTART_COUNT", 0)
-    store = dist.TCPStore(address, port, is_master=False, timeout=timeout)
-    return dist.PrefixStore(f"tyr/attempt_{attempt}", store)
+    store = TCPStore(address, port, is_master=False, timeout=timeout)
+    return PrefixStore(f"tyr/attempt_{attempt}", store)
 
 
 def init_from_env(backend: str | None = None, *, timeout: float = 600.0) -> DistInfo:
@@ -139,6 +140,15 @@ def barrier() -> None:
     """Wait for every rank; does nothing outside a process group."""
     if is_initialized():
         dist.barrier()
+
+
+def every_rank(flag: bool) -> bool:
+    """True when `flag` is true on every rank (a collective); `flag` itself outside a process group."""
+    if not is_initialized():
+        return flag
+    agreed = torch.tensor(float(flag))
+    dist.all_reduce(agreed, op=dist.ReduceOp.MIN)
+    return bool(agreed.item())
 
 
 def destroy(*, wait: bool = True) -> None:
