@@ -422,12 +422,13 @@ class Trainer(Generic[ConfigT]):
 def train(task: Task, config: TrainConfig) -> dict[str, Any]:
     """Build a `Trainer` and run it; returns the run's summary.
 
-    For a command line: a bad config or dataset (`ValueError`, `DataError`: caught before
-    any training work) exits with its message and status 1, without a traceback.
+    For a command line: a bad config, dataset or checkpoint, or a rendezvous that cannot be
+    reached (`ValueError`, `DataError`, `ConnectionError`: raised before any training work)
+    exits with its message and status 1, without a traceback.
     """
     try:
         trainer = Trainer(task, config)
-    except (ValueError, DataError) as error:
+    except (ValueError, DataError, ConnectionError) as error:
         distributed.destroy(wait=False)
         raise SystemExit(f"error: {error}") from None
     return trainer.run()
