@@ -178,15 +178,19 @@ class DiLoCo:
 
     # -- checkpoints -----------------------------------------------------------------------------
 
-    def state_dict(self) -> dict[str, Any]:
-        """This worker's whole DiLoCo state: inner and outer optimizers, start and local weights."""
+    def state_dict(self, *, shared_only: bool = False) -> dict[str, Any]:
+        """This worker's whole DiLoCo state: inner and outer optimizers, start and local weights.
+
+        `shared_only`: without this worker's own counters (what a rejoining worker copies from a peer).
+        """
+        counts = {} if shared_only else {"counts": [self.rounds, self.rolled_back, self.bytes_reduced]}
         return {
             "inner": self.inner.state_dict(),
             "outer": [f.outer.state_dict() for f in self.fragments],
             "start": [[s.clone() for s in f.start] for f in self.fragments],
             "local": [[p.detach().clone() for p in f.params] for f in self.fragments],
             "local_steps": self.local_steps,
-            "counts": [self.rounds, self.rolled_back, self.bytes_reduced],
+            **counts,
         }
 
     @torch.no_grad()
@@ -208,4 +212,5 @@ class DiLoCo:
                 param.copy_(theirs)
             fragment.outer.load_state_dict(outer)
         self.local_steps = int(state["local_steps"])
-        self.rounds, self.rolled_back, self.bytes_reduced = (int(n) for n in state["counts"])
+        if "counts" in state:
+            self.rounds, self.rolled_back, self.bytes_reduced = (int(n) for n in state["counts"])

@@ -63,6 +63,12 @@ class TrainConfig:
     outer_lr: float = 0.7  # the outer SGD's rate (DiLoCo's default)
     outer_momentum: float = 0.9  # its Nesterov momentum (0: none)
     diloco_fragments: int = 1  # streaming DiLoCo: fragments of the model synchronised in turn, H / F steps apart
+    # DiLoCo that survives lost workers (tyr.train.replicas): each process is a replica launched on its own;
+    # a torchft lighthouse at this address forms each round's quorum of the live ones ("" = off)
+    lighthouse: str = ""
+    replica_id: int = 0  # this replica's number: its data shard, and out/replica_<id> for its run directory
+    replicas: int = 1  # replicas in the run (the data is split this many ways)
+    ft_timeout: float = 10.0  # seconds a round waits for a quorum or a lost peer before rolling back
     # runtime
     compile: bool = False  # torch.compile the model
     threads: int = 0  # torch threads per process; 0: cores / processes on this machine
@@ -116,6 +122,13 @@ class TrainConfig:
                 )
             check_diloco(steps=self.diloco_steps, outer_lr=self.outer_lr, outer_momentum=self.outer_momentum,
                          fragments=self.diloco_fragments)  # fmt: skip
+        if self.lighthouse:
+            if not self.diloco_steps:
+                raise ValueError("--lighthouse coordinates DiLoCo rounds: give --diloco-steps H too")
+            if not 0 <= self.replica_id < self.replicas:
+                raise ValueError(f"need 0 <= replica_id < replicas, got {self.replica_id} of {self.replicas}")
+            if not self.ft_timeout > 0:
+                raise ValueError(f"ft_timeout must be > 0 seconds, got {self.ft_timeout}")
         if not self.dist_timeout > 0:
             raise ValueError(f"dist_timeout must be > 0 seconds, got {self.dist_timeout}")
         if self.lr < 0 or self.muon_lr < 0 or self.weight_decay < 0 or self.grad_clip < 0:

@@ -48,9 +48,11 @@ from tyr import Tensor, distributed
 from tyr.checkpoint import CheckpointMismatchError, Stateful, list_checkpoints, load_checkpoint, save_checkpoint
 from tyr.data import Batch, DataError, TokenLoader, Tokenizer, load_manifest
 from tyr.metrics import MetricsLog, plot_metrics
-from tyr.optim import AdamW, DiLoCo, Muon, ShardedAdamW, clip_grad_norm_, weight_decay_groups
+from tyr.optim import AdamW, DiLoCo, Muon, ShardedAdamW, all_reduce_mean, clip_grad_norm_, weight_decay_groups
+from tyr.optim.diloco import Average
 from tyr.schedules import LRScheduler, Schedule, WarmupCosine, WarmupStableDecay
 from tyr.train.config import TrainConfig
+from tyr.train.replicas import ReplicaGroup
 from tyr.train.task import Task
 from tyr.train.threads import choose_threads
 
@@ -143,16 +145,22 @@ class Trainer(Generic[ConfigT]):
         self.dist = distributed.init_from_env(timeout=config.dist_timeout)
         self.main = self.dist.rank == 0
         self.out = Path(config.out)
+        # a replica of a --lighthouse run is a process group of one: it shards the data by its replica number
+        member, members = self.dist.rank, self.dist.world_size
+        if config.lighthouse:
+            self.out = self.out / f"replica_{config.replica_id}"
+            member, members = config.replica_id, config.replicas
         torch.manual_seed(config.seed)  # the same initial weights on every rank
 
         b, t, align = config.batch_size, config.row_len, config.align
-        self.train_loader = TokenLoader(config.data, "train", batch_size=b, seq_len=t, align=align, seed=config.seed)
+        self.train_loader = TokenLoader(config.data, "train", batch_size=b, seq_len=t, align=align, seed=config.seed,
+                                        rank=member, world_size=members)  # fmt: skip
         self.val_loader = TokenLoader(config.data, "val", batch_size=b, seq_len=t, align=align, order="sequential",
                                       epochs=1, prefetch=0)  # fmt: skip
         self.tokenizer = self.train_loader.tokenizer
 
         self.model = task.build_model(self.train_loader.vocab_size).to(self.dist.device)
-        torch.manual_seed(config.seed + self.dist.rank)  # from here on (masks, dropout) each rank draws its own
+        torch.manual_seed(config.seed + member)  # from here on (masks, dropout) each rank draws its own
         forward = cast(nn.Module, torch.compile(self.model)) if config.compile else self.model
         self.sharded = config.optimizer == "sharded"  # ShardedAdamW reduce-scatters gradients itself
         self.net = forward
@@ -160,10 +168,18 @@ class Trainer(Generic[ConfigT]):
             self.net = DistributedDataParallel(forward)
         self.optimizer = build_optimizer(self.model, config)
         self.scheduler = LRScheduler(self.optimizer, build_schedule(config))
-        self.diloco = None
+        self.diloco: DiLoCo | None = None
+        self.replicas: ReplicaGroup | None = None
         if config.diloco_steps:
+            average: Average[Any] = all_reduce_mean
+            if config.lighthouse:
+                # a healing replica receives a live peer's DiLoCo state (bound late: DiLoCo is made next)
+                self.replicas = ReplicaGroup(config, state=lambda: self._diloco().state_dict(shared_only=True),
+                                             load=lambda state: self._diloco().load_state_dict(state))  # fmt: skip
+                average = self.replicas.average
             self.diloco = DiLoCo(self.model, self.optimizer, steps=config.diloco_steps, outer_lr=config.outer_lr,
-                                 outer_momentum=config.outer_momentum, fragments=config.diloco_fragments)  # fmt: skip
+                                 outer_momentum=config.outer_momentum, fragments=config.diloco_fragments,
+                                 average=average)  # fmt: skip
         # what a checkpoint stores as the optimizer: with DiLoCo, its state wraps the inner optimizer's
         self.checkpointed: Stateful = self.diloco or self.optimizer
 
@@ -171,7 +187,7 @@ class Trainer(Generic[ConfigT]):
         self.tokens = 0  # training tokens consumed, all ranks together
         self.seconds = 0.0  # time spent in run(), over every resumed run
         self.resumed_from = self.resume()
-        self.tokens_per_step = config.batch_size * config.grad_accum * config.row_len * self.dist.world_size
+        self.tokens_per_step = config.batch_size * config.grad_accum * config.row_len * members
         if self.main:
             params = sum(p.numel() for p in self.model.parameters())
             where = f"resuming from {self.resumed_from}" if self.resumed_from else "starting fresh"
@@ -186,7 +202,12 @@ class Trainer(Generic[ConfigT]):
             "config": dataclasses.asdict(self.config),
             "tokens": self.tokens,
             "seconds": self.seconds,
+            "replica": None if self.replicas is None else self.replicas.state_dict(),
         }
+
+    def _diloco(self) -> DiLoCo:
+        assert self.diloco is not None, "DiLoCo's state is asked for before it exists"
+        return self.diloco
 
     def save(self) -> Path:
         return save_checkpoint(self.out, step=self.step, model=self.model, optimizer=self.checkpointed,
@@ -200,6 +221,8 @@ class Trainer(Generic[ConfigT]):
         self.step = checkpoint.step
         extra = checkpoint.extra or {}
         self.tokens, self.seconds = int(extra.get("tokens", 0)), float(extra.get("seconds", 0.0))
+        if self.replicas is not None and extra.get("replica"):
+            self.replicas.load_state_dict(extra["replica"])
 
     def resume(self) -> Path | None:
         """Load the newest checkpoint in `out` that every rank can read; None when there is none.
@@ -380,6 +403,9 @@ class Trainer(Generic[ConfigT]):
                            allreduce_bytes=self.allreduce_bytes())  # fmt: skip
             if self.diloco is not None:
                 summary.update(diloco_rounds=self.diloco.rounds, diloco_rolled_back=self.diloco.rolled_back)
+            if self.replicas is not None:
+                summary.update(replica_id=self.config.replica_id,
+                               round_sizes={str(k): v for k, v in sorted(self.replicas.round_sizes.items())})
             if self.main:
                 (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
                 shown = ", ".join(f"{k} {v:.4f}" for k, v in summary.items() if k.startswith("val_"))
@@ -412,6 +438,8 @@ class Trainer(Generic[ConfigT]):
         """Stop the loaders and leave the process group (`run` does this when it ends)."""
         self.train_loader.close()
         self.val_loader.close()
+        if self.replicas is not None:
+            self.replicas.shutdown()
         distributed.destroy()
 
     def _title(self) -> str:
