@@ -123,6 +123,10 @@ class DiffusionTask:
         return "\n[...]\n".join(texts)
 
 
+TASK = DiffusionTask
+"""The task this trainer runs (`python -m tyr verify` finds it here)."""
+
+
 def parse_args(argv: Sequence[str] | None = None) -> DiffusionTrainConfig:
     return parse_config(DiffusionTrainConfig, PRESETS, argv, description=__doc__ or "")
 

@@ -6,6 +6,16 @@ One process (CPU, or one GPU):
 Data parallel on N processes (DDP over gloo on CPU, NCCL on GPU; `--optimizer sharded` shards AdamW's state):
     torchrun --nproc_per_node 2 -m scripts.train_gpt --data data/shakespeare_char --preset cpu --out runs/gpt2
 
+DiLoCo (each rank takes H steps on its own, then one all-reduce of the weights' change):
+    torchrun --nproc_per_node 2 -m scripts.train_gpt --data data/shakespeare_char --preset cpu --diloco-steps 50 --out runs/diloco
+
+Surviving a lost worker: `torchrun --max-restarts 3 ...` restarts the group from the newest checkpoint;
+DiLoCo replicas that go on without a lost one (torchft; see README "Distributed training"):
+    python -m tyr.train.lighthouse --bind 127.0.0.1:29510 &
+    torchrun --nproc_per_node 1 --max-restarts 3 --master-port 29601 -m scripts.train_gpt --data data/shakespeare_char \
+        --preset cpu --diloco-steps 50 --lighthouse http://127.0.0.1:29510 --replica-id 0 --replicas 2 --out runs/ft
+    (and the same with --master-port 29602 --replica-id 1)
+
 Presets: `tiny` (seconds; tests), `cpu` (nanoGPT's CPU benchmark: 4 layers, 4 heads, 128 wide,
 context 64, batch 12, AdamW 1e-3, 2000 steps), `fast` (tyr's recipe for 2 CPU cores: below 1.9
 nats/char in about a minute), `small` (nanoGPT's baby GPT; wants a GPU). Any flag overrides the preset.
@@ -107,6 +117,10 @@ def _split_at(ids: list[int], separator: int) -> list[list[int]]:
         else:
             documents[-1].append(token)
     return [d for d in documents if d]
+
+
+TASK = GPTTask
+"""The task this trainer runs (`python -m tyr verify` finds it here)."""
 
 
 def parse_args(argv: Sequence[str] | None = None) -> GPTTrainConfig:

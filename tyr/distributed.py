@@ -11,15 +11,22 @@ code needs no ``if distributed`` branches::
     distributed.destroy()
 
 Launch: ``python -m torch.distributed.run --standalone --nproc_per_node 2 train.py``.
+
+**Restarts.** Under ``torchrun --max-restarts N`` a failed worker makes torchrun stop the
+whole group and start it again; every attempt joins its process group in a namespace of
+its own in torchrun's store (see `rendezvous_store`), so the new processes never read
+the addresses that the dead ones left there.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import os
 
 import torch
 import torch.distributed as dist
+from torch._C._distributed_c10d import PrefixStore, Store, TCPStore
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,15 +49,47 @@ def _env_int(name: str, default: int) -> int:
         raise ValueError(f"environment variable {name}={value!r} is not an integer") from None
 
 
-def init_from_env(backend: str | None = None) -> DistInfo:
+UNREACHABLE = """\
+rank {rank} of {world_size} could not join the process group at {address} within {seconds:g} s: {error}
+The rendezvous is MASTER_ADDR:MASTER_PORT (torchrun sets them from --master-addr / --master-port or
+--rdzv-endpoint). Check that rank 0's launcher is running, that the address and port are the same
+on every node and reachable from this one, and that WORLD_SIZE counts only processes that were
+started; a slow start needs a longer timeout (--dist-timeout)."""
+
+
+def rendezvous_store(timeout: datetime.timedelta) -> Store | None:
+    """torchrun's store under a prefix for this restart attempt, or None outside torchrun's agent.
+
+    torchrun's default (static) rendezvous keeps one store for the whole job, and its
+    agent tells the workers to use it (``TORCHELASTIC_USE_AGENT_STORE``), while torch's
+    ``env://`` initialisation assumes a fresh store per attempt and adds no prefix. So
+    after a restart the keys of the dead attempt are still there: a new rank reads the
+    old rank 0's gloo address, gets "connection refused" in ``connectFullMesh``, and the
+    group never forms. ``TORCHELASTIC_RESTART_COUNT`` names the attempt.
+    """
+    if os.environ.get("TORCHELASTIC_USE_AGENT_STORE") != "True":
+        return None
+    address, port = os.environ["MASTER_ADDR"], _env_int("MASTER_PORT", 0)
+    attempt = _env_int("TORCHELASTIC_RESTART_COUNT", 0)
+    store = TCPStore(address, port, is_master=False, timeout=timeout)
+    return PrefixStore(f"tyr/attempt_{attempt}", store)
+
+
+def init_from_env(backend: str | None = None, *, timeout: float = 600.0) -> DistInfo:
     """Join the process group described by torchrun's environment variables.
 
     Args:
         backend: ``"nccl"``, ``"gloo"``, ... Default: nccl when CUDA is available, else gloo.
+        timeout: seconds to wait for the other ranks, when joining and in every collective
+            afterwards, before failing (default 600; torch's own is 30 minutes).
 
     Without ``WORLD_SIZE`` (or with ``WORLD_SIZE=1``) nothing is initialised and rank 0
     of 1 is returned. With CUDA, the current device is set to ``cuda:LOCAL_RANK``.
     Calling it again after the group exists returns the same information.
+
+    Raises:
+        ConnectionError: the rendezvous (``MASTER_ADDR:MASTER_PORT``) could not be reached,
+            or not every rank arrived, within ``timeout``.
     """
     world_size = _env_int("WORLD_SIZE", 1)
     rank = _env_int("RANK", 0)
@@ -65,7 +104,15 @@ def init_from_env(backend: str | None = None) -> DistInfo:
     if world_size > 1 and not is_initialized():
         if backend is None:
             backend = "nccl" if device.type == "cuda" else "gloo"
-        dist.init_process_group(backend=backend, rank=rank, world_size=world_size)
+        wait = datetime.timedelta(seconds=timeout)
+        try:
+            store = rendezvous_store(wait)
+            dist.init_process_group(backend=backend, rank=rank, world_size=world_size, timeout=wait, store=store)
+        except dist.DistError as error:
+            address = f"{os.environ.get('MASTER_ADDR', '?')}:{os.environ.get('MASTER_PORT', '?')}"
+            message = UNREACHABLE.format(rank=rank, world_size=world_size, address=address, seconds=timeout,
+                                         error=str(error).splitlines()[0])  # fmt: skip
+            raise ConnectionError(message) from None
     return DistInfo(rank=rank, world_size=world_size, local_rank=local_rank, device=device)
 
 
@@ -93,6 +140,15 @@ def barrier() -> None:
     """Wait for every rank; does nothing outside a process group."""
     if is_initialized():
         dist.barrier()
+
+
+def every_rank(flag: bool) -> bool:
+    """True when `flag` is true on every rank (a collective); `flag` itself outside a process group."""
+    if not is_initialized():
+        return flag
+    agreed = torch.tensor(float(flag))
+    dist.all_reduce(agreed, op=dist.ReduceOp.MIN)
+    return bool(agreed.item())
 
 
 def destroy(*, wait: bool = True) -> None:

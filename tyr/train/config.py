@@ -14,7 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
-Optimizer = Literal["adamw", "muon", "sharded"]
+from tyr.optim.diloco import check_settings as check_diloco
+
+Optimizer = Literal["adamw", "muon", "sharded", "sgd"]
 Schedule = Literal["cosine", "wsd"]
 Align = Literal["none", "bos"]
 Activation = Literal["gelu", "relu2"]
@@ -55,9 +57,22 @@ class TrainConfig:
     min_lr_ratio: float = 0.1  # the schedule ends at lr * min_lr_ratio
     decay_fraction: float = 0.2  # wsd: the share of steps spent decaying
     grad_clip: float = 1.0  # global gradient norm limit; 0 disables clipping
+    # DiLoCo (tyr.optim.DiLoCo): 0 synchronises gradients every step (DDP); H > 0 lets each rank take H
+    # steps of its own optimizer on its own data, then averages the weight change with one all-reduce
+    diloco_steps: int = 0  # H, inner steps per round
+    outer_lr: float = 0.7  # the outer SGD's rate (DiLoCo's default)
+    outer_momentum: float = 0.9  # its Nesterov momentum (0: none)
+    diloco_fragments: int = 1  # streaming DiLoCo: fragments of the model synchronised in turn, H / F steps apart
+    # DiLoCo that survives lost workers (tyr.train.replicas): each process is a replica launched on its own;
+    # a torchft lighthouse at this address forms each round's quorum of the live ones ("" = off)
+    lighthouse: str = ""
+    replica_id: int = 0  # this replica's number: its data shard, and out/replica_<id> for its run directory
+    replicas: int = 1  # replicas in the run (the data is split this many ways)
+    ft_timeout: float = 10.0  # seconds a round waits for a quorum or a lost peer before rolling back
     # runtime
     compile: bool = False  # torch.compile the model
     threads: int = 0  # torch threads per process; 0: cores / processes on this machine
+    dist_timeout: float = 600.0  # seconds to wait for the other ranks (joining, every collective) before failing
     seed: int = 1337
     # bookkeeping
     eval_interval: int = 250  # steps between validation passes (and at step 0)
@@ -82,7 +97,7 @@ class TrainConfig:
         for name in positive:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
-        for name in ("seq_len", "threads", "warmup_steps", "sample_tokens", "seed"):
+        for name in ("seq_len", "threads", "warmup_steps", "sample_tokens", "seed", "diloco_steps"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
         if self.n_embd % self.n_head:
@@ -99,6 +114,23 @@ class TrainConfig:
             raise ValueError(f"need 0 <= dropout < 1 and 0 <= min_lr_ratio <= 1, got {self.dropout}, {self.min_lr_ratio}")
         if not 0.0 <= self.decay_fraction <= 1.0:
             raise ValueError(f"decay_fraction is a share of the steps in [0, 1], got {self.decay_fraction}")
+        if self.diloco_steps:
+            if self.optimizer == "sharded":
+                raise ValueError(
+                    "--optimizer sharded synchronises every step (it reduce-scatters gradients), which DiLoCo "
+                    "exists to avoid: with --diloco-steps use --optimizer adamw or muon (each rank keeps its own)."
+                )
+            check_diloco(steps=self.diloco_steps, outer_lr=self.outer_lr, outer_momentum=self.outer_momentum,
+                         fragments=self.diloco_fragments)  # fmt: skip
+        if self.lighthouse:
+            if not self.diloco_steps:
+                raise ValueError("--lighthouse coordinates DiLoCo rounds: give --diloco-steps H too")
+            if not 0 <= self.replica_id < self.replicas:
+                raise ValueError(f"need 0 <= replica_id < replicas, got {self.replica_id} of {self.replicas}")
+            if not self.ft_timeout > 0:
+                raise ValueError(f"ft_timeout must be > 0 seconds, got {self.ft_timeout}")
+        if not self.dist_timeout > 0:
+            raise ValueError(f"dist_timeout must be > 0 seconds, got {self.dist_timeout}")
         if self.lr < 0 or self.muon_lr < 0 or self.weight_decay < 0 or self.grad_clip < 0:
             raise ValueError("lr, muon_lr, weight_decay and grad_clip must be >= 0")
 

@@ -13,6 +13,15 @@ gradients, an outer optimizer) replaces one method rather than the loop:
 `micro_step` (forward and backward of one micro-batch), `sync_context` (whether a
 backward synchronises gradients), `optimizer_step` (clip, update, schedule),
 `state` / `load` (what a checkpoint holds).
+
+With `--diloco-steps H` the ranks do not synchronise gradients: each steps its own
+optimizer on its own data and `tyr.optim.DiLoCo` averages the weights' change every H
+steps (and at the last step, so a run always ends with one model). Validation between
+rounds scores each rank's own weights; an `--eval-interval` that H divides sees
+synchronised ones.
+
+Resuming takes the newest checkpoint that every rank can read; a damaged one (a
+missing or truncated file) is reported and the one before it is used.
 """
 
 from __future__ import annotations
@@ -22,7 +31,9 @@ import dataclasses
 import json
 import math
 import signal
+import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 from typing import Any, Generic, TypeVar, cast
@@ -30,15 +41,18 @@ from typing import Any, Generic, TypeVar, cast
 import torch
 from torch import nn
 from torch.nn.parallel import DistributedDataParallel
+from safetensors import SafetensorError
 from tqdm import tqdm
 
 from tyr import Tensor, distributed
-from tyr.checkpoint import latest_checkpoint, load_checkpoint, save_checkpoint
+from tyr.checkpoint import CheckpointMismatchError, Stateful, list_checkpoints, load_checkpoint, save_checkpoint
 from tyr.data import Batch, DataError, TokenLoader, Tokenizer, load_manifest
 from tyr.metrics import MetricsLog, plot_metrics
-from tyr.optim import AdamW, Muon, ShardedAdamW, clip_grad_norm_, weight_decay_groups
+from tyr.optim import AdamW, DiLoCo, Muon, ShardedAdamW, all_reduce_mean, clip_grad_norm_, weight_decay_groups
+from tyr.optim.diloco import Average
 from tyr.schedules import LRScheduler, Schedule, WarmupCosine, WarmupStableDecay
 from tyr.train.config import TrainConfig
+from tyr.train.replicas import ReplicaGroup
 from tyr.train.task import Task
 from tyr.train.threads import choose_threads
 
@@ -46,12 +60,15 @@ ConfigT = TypeVar("ConfigT", bound=TrainConfig)
 
 
 def build_optimizer(model: nn.Module, config: TrainConfig) -> torch.optim.Optimizer:
-    """AdamW (torch's fused kernel) with decay on matrices only, Muon for hidden matrices, or AdamW sharded (ZeRO-1)."""
+    """AdamW (torch's fused kernel) with decay on matrices only, Muon for hidden matrices, AdamW sharded (ZeRO-1),
+    or plain SGD (linear in the gradient: `tyr verify` compares DiLoCo with DDP on it)."""
     betas = (config.beta1, config.beta2)
     if config.optimizer == "muon":
         device = next(model.parameters()).device
         return Muon(model, lr=config.muon_lr, adam_lr=config.lr, adam_betas=betas, ns_dtype=_matmul_dtype(device))
     groups = weight_decay_groups(model, weight_decay=config.weight_decay)
+    if config.optimizer == "sgd":
+        return torch.optim.SGD(groups, lr=config.lr)
     if config.optimizer == "sharded":
         clip = config.grad_clip if config.grad_clip > 0 else None  # it clips its own shards
         return ShardedAdamW(groups, lr=config.lr, betas=betas, max_grad_norm=clip)
@@ -125,34 +142,52 @@ class Trainer(Generic[ConfigT]):
         task.check(manifest)
         self.task, self.config = task, config
         self.threads, threads_note = choose_threads(config.threads)
-        self.dist = distributed.init_from_env()
+        self.dist = distributed.init_from_env(timeout=config.dist_timeout)
         self.main = self.dist.rank == 0
         self.out = Path(config.out)
+        # a replica of a --lighthouse run is a process group of one: it shards the data by its replica number
+        member, members = self.dist.rank, self.dist.world_size
+        if config.lighthouse:
+            self.out = self.out / f"replica_{config.replica_id}"
+            member, members = config.replica_id, config.replicas
         torch.manual_seed(config.seed)  # the same initial weights on every rank
 
         b, t, align = config.batch_size, config.row_len, config.align
-        self.train_loader = TokenLoader(config.data, "train", batch_size=b, seq_len=t, align=align, seed=config.seed)
+        self.train_loader = TokenLoader(config.data, "train", batch_size=b, seq_len=t, align=align, seed=config.seed,
+                                        rank=member, world_size=members)  # fmt: skip
         self.val_loader = TokenLoader(config.data, "val", batch_size=b, seq_len=t, align=align, order="sequential",
                                       epochs=1, prefetch=0)  # fmt: skip
         self.tokenizer = self.train_loader.tokenizer
 
         self.model = task.build_model(self.train_loader.vocab_size).to(self.dist.device)
-        torch.manual_seed(config.seed + self.dist.rank)  # from here on (masks, dropout) each rank draws its own
+        torch.manual_seed(config.seed + member)  # from here on (masks, dropout) each rank draws its own
         forward = cast(nn.Module, torch.compile(self.model)) if config.compile else self.model
         self.sharded = config.optimizer == "sharded"  # ShardedAdamW reduce-scatters gradients itself
         self.net = forward
-        if self.dist.world_size > 1 and not self.sharded:
+        if self.dist.world_size > 1 and not self.sharded and not config.diloco_steps:
             self.net = DistributedDataParallel(forward)
         self.optimizer = build_optimizer(self.model, config)
         self.scheduler = LRScheduler(self.optimizer, build_schedule(config))
+        self.diloco: DiLoCo | None = None
+        self.replicas: ReplicaGroup | None = None
+        if config.diloco_steps:
+            average: Average[Any] = all_reduce_mean
+            if config.lighthouse:
+                # a healing replica receives a live peer's DiLoCo state (bound late: DiLoCo is made next)
+                self.replicas = ReplicaGroup(config, state=lambda: self._diloco().state_dict(shared_only=True),
+                                             load=lambda state: self._diloco().load_state_dict(state))  # fmt: skip
+                average = self.replicas.average
+            self.diloco = DiLoCo(self.model, self.optimizer, steps=config.diloco_steps, outer_lr=config.outer_lr,
+                                 outer_momentum=config.outer_momentum, fragments=config.diloco_fragments,
+                                 average=average)  # fmt: skip
+        # what a checkpoint stores as the optimizer: with DiLoCo, its state wraps the inner optimizer's
+        self.checkpointed: Stateful = self.diloco or self.optimizer
 
         self.step = 0
         self.tokens = 0  # training tokens consumed, all ranks together
         self.seconds = 0.0  # time spent in run(), over every resumed run
-        self.resumed_from = latest_checkpoint(self.out)
-        if self.resumed_from is not None:
-            self.load(self.resumed_from)
-        self.tokens_per_step = config.batch_size * config.grad_accum * config.row_len * self.dist.world_size
+        self.resumed_from = self.resume()
+        self.tokens_per_step = config.batch_size * config.grad_accum * config.row_len * members
         if self.main:
             params = sum(p.numel() for p in self.model.parameters())
             where = f"resuming from {self.resumed_from}" if self.resumed_from else "starting fresh"
@@ -167,20 +202,54 @@ class Trainer(Generic[ConfigT]):
             "config": dataclasses.asdict(self.config),
             "tokens": self.tokens,
             "seconds": self.seconds,
+            "replica": None if self.replicas is None else self.replicas.state_dict(),
         }
 
+    def _diloco(self) -> DiLoCo:
+        assert self.diloco is not None, "DiLoCo's state is asked for before it exists"
+        return self.diloco
+
     def save(self) -> Path:
-        return save_checkpoint(self.out, step=self.step, model=self.model, optimizer=self.optimizer,
+        return save_checkpoint(self.out, step=self.step, model=self.model, optimizer=self.checkpointed,
                                schedule_state=self.scheduler.state_dict(), loader_state=self.train_loader.state_dict(),
                                extra=self.state(), keep_last=self.config.keep_checkpoints)  # fmt: skip
 
     def load(self, path: Path) -> None:
-        checkpoint = load_checkpoint(path, model=self.model, optimizer=self.optimizer)
+        checkpoint = load_checkpoint(path, model=self.model, optimizer=self.checkpointed)
         self.scheduler.load_state_dict(checkpoint.schedule_state)
         self.train_loader.load_state_dict(checkpoint.loader_state)
         self.step = checkpoint.step
         extra = checkpoint.extra or {}
         self.tokens, self.seconds = int(extra.get("tokens", 0)), float(extra.get("seconds", 0.0))
+        if self.replicas is not None and extra.get("replica"):
+            self.replicas.load_state_dict(extra["replica"])
+
+    def resume(self) -> Path | None:
+        """Load the newest checkpoint in `out` that every rank can read; None when there is none.
+
+        A damaged checkpoint (a file missing, truncated or unparsable on any rank) is
+        skipped with a warning and the one before it is tried; one that does not fit this
+        run (another model, world size or optimizer) is an error, since an older one
+        would not fit either.
+        """
+        found = list_checkpoints(self.out)
+        for path in reversed(found):
+            problem = ""
+            try:
+                self.load(path)
+            except CheckpointMismatchError:
+                raise
+            except (OSError, ValueError, KeyError, TypeError, SafetensorError) as error:
+                problem = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+            if distributed.every_rank(not problem):
+                return path
+            if self.main or problem:
+                print(f"warning: rank {self.dist.rank}: checkpoint {path} is damaged ({problem or 'on another rank'}); "
+                      "falling back to the one before it", file=sys.stderr, flush=True)  # fmt: skip
+        if found:
+            raise ValueError(f"no checkpoint in {self.out} could be read (tried {len(found)}); move them away to "
+                             "start afresh")  # fmt: skip
+        return None
 
     # -- one step ------------------------------------------------------------------------------
 
@@ -207,16 +276,25 @@ class Trainer(Generic[ConfigT]):
         self.optimizer.step()
         self.optimizer.zero_grad(set_to_none=True)
         self.scheduler.step()
+        if self.diloco is not None:
+            self.diloco.step(final=self.step + 1 == self.config.max_steps)
         if isinstance(self.optimizer, ShardedAdamW):
             norm = self.optimizer.last_grad_norm
         return norm
 
-    def train_step(self) -> tuple[Tensor[()], Tensor[()] | None]:
-        """One optimizer step over `grad_accum` micro-batches: (mean loss, gradient norm)."""
+    def train_step(self, batches: Sequence[Batch[Any, Any]] | None = None) -> tuple[Tensor[()], Tensor[()] | None]:
+        """One optimizer step over `grad_accum` micro-batches: (mean loss, gradient norm).
+
+        `batches`: the micro-batches to use instead of the loader's next ones (`tyr verify`
+        feeds the same rows to runs that must agree).
+        """
         accumulate = self.config.grad_accum
+        if batches is not None and len(batches) != accumulate:
+            raise ValueError(f"train_step: got {len(batches)} micro-batches, grad_accum is {accumulate}")
         total = torch.zeros((), device=self.dist.device)
         for micro in range(accumulate):
-            total += self.micro_step(next(self.train_loader), last=micro == accumulate - 1)
+            batch = next(self.train_loader) if batches is None else batches[micro]
+            total += self.micro_step(batch, last=micro == accumulate - 1)
         norm = self.optimizer_step()
         self.step += 1
         self.tokens += self.tokens_per_step
@@ -321,7 +399,13 @@ class Trainer(Generic[ConfigT]):
                     print("--- sample ---\n" + self.sample() + "\n--------------", flush=True)
             summary.update(steps=self.step, tokens=self.tokens, seconds=round(self.seconds, 3),
                            train_loss=last.get("train_loss", math.nan), finished=finished,
-                           world_size=self.dist.world_size, threads=self.threads)  # fmt: skip
+                           world_size=self.dist.world_size, threads=self.threads,
+                           allreduce_bytes=self.allreduce_bytes())  # fmt: skip
+            if self.diloco is not None:
+                summary.update(diloco_rounds=self.diloco.rounds, diloco_rolled_back=self.diloco.rolled_back)
+            if self.replicas is not None:
+                summary.update(replica_id=self.config.replica_id,
+                               round_sizes={str(k): v for k, v in sorted(self.replicas.round_sizes.items())})
             if self.main:
                 (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
                 shown = ", ".join(f"{k} {v:.4f}" for k, v in summary.items() if k.startswith("val_"))
@@ -338,10 +422,24 @@ class Trainer(Generic[ConfigT]):
                 metrics.close()
             self.close()
 
+    def allreduce_bytes(self) -> int | None:
+        """What this rank has all-reduced so far, in bytes (None where not counted: ShardedAdamW).
+
+        DDP reduces every trainable parameter's gradient once per step; DiLoCo counts its
+        own rounds. A ring all-reduce sends and receives about 2 (N - 1) / N times this.
+        """
+        if self.diloco is not None:
+            return self.diloco.bytes_reduced
+        if self.dist.world_size == 1 or self.sharded:
+            return 0 if self.dist.world_size == 1 else None
+        return self.step * sum(p.numel() * p.element_size() for p in self.model.parameters() if p.requires_grad)
+
     def close(self) -> None:
         """Stop the loaders and leave the process group (`run` does this when it ends)."""
         self.train_loader.close()
         self.val_loader.close()
+        if self.replicas is not None:
+            self.replicas.shutdown()
         distributed.destroy()
 
     def _title(self) -> str:
@@ -352,12 +450,13 @@ class Trainer(Generic[ConfigT]):
 def train(task: Task, config: TrainConfig) -> dict[str, Any]:
     """Build a `Trainer` and run it; returns the run's summary.
 
-    For a command line: a bad config or dataset (`ValueError`, `DataError`: caught before
-    any training work) exits with its message and status 1, without a traceback.
+    For a command line: a bad config, dataset or checkpoint, or a rendezvous that cannot be
+    reached (`ValueError`, `DataError`, `ConnectionError`: raised before any training work)
+    exits with its message and status 1, without a traceback.
     """
     try:
         trainer = Trainer(task, config)
-    except (ValueError, DataError) as error:
+    except (ValueError, DataError, ConnectionError) as error:
         distributed.destroy(wait=False)
         raise SystemExit(f"error: {error}") from None
     return trainer.run()
