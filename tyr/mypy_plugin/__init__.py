@@ -259,6 +259,8 @@ class TyrPlugin(Plugin):
             return self._settled(_returned)  # no shape rule: a tensor result is of unknown shape
         if fullname in _tensors.SCALAR_COMPARISONS:
             return _guarded(_tensors.scalar_comparison_hook, _returned, lookup=self.lookup_info)
+        if fullname == _dims.FLOAT_POWER:
+            return _guarded(_dims.float_power_hook, _returned, lookup=self.lookup_info)
         if owner in (_names.INT, _names.DIM) and method in _dims.OPERATORS:
             return _guarded(_dims.arithmetic_hook, _returned, method=method, lookup=self.lookup_info)
         if _top_level(fullname) in _NO_SHAPES or not self._method_has_sizes(owner, method):
