@@ -368,9 +368,15 @@ def test_check_catches_a_wrong_rule() -> None:
               shape("B"), shape(2), values={"B": 2})
 
 
+def _warns(s: tuple[int, ...]) -> torch.Tensor:
+    # Warned every time (torch warns about `.T` of a 3-d tensor once per process only).
+    warnings.warn("an unexpected warning", UserWarning, stacklevel=1)
+    return tensor(s)
+
+
 def test_check_rejects_unexpected_warnings() -> None:
-    with pytest.raises(UserWarning):
-        check(lambda s: s, lambda s: tensor(s).T, shape(2, 3, 4))
+    with pytest.raises(UserWarning, match="an unexpected warning"):
+        check(lambda s: s, _warns, shape(2, 3, 4))
 
 
 def test_wrap_dim() -> None:

@@ -220,8 +220,10 @@ class TyrPlugin(Plugin):
             return _guarded(_plain.module_list_hook, _returned, lookup=self.lookup_info, shaped_call=self._shaped_call)
         if _top_level(fullname) == "torch":
             return self._settled(_returned)  # no shape rule: a tensor result is of unknown shape
-        if _top_level(fullname) in _NO_SHAPES or not self._function_has_sizes(fullname):
+        if _top_level(fullname) in _NO_SHAPES:
             return None
+        if not self._function_has_sizes(fullname):
+            return self._settled(_returned)  # `x = helper(x)`: a tensor of unknown shape, rebinding `x`
         return self._settled(_guarded(_calls.call_hook, _returned, pending=self._pending, lookup=self.lookup_info))
 
     def _settled(self, hook: Callable[[_Context], Type]) -> Callable[[_Context], Type]:
@@ -263,8 +265,10 @@ class TyrPlugin(Plugin):
             return _guarded(_dims.float_power_hook, _returned, lookup=self.lookup_info)
         if owner in (_names.INT, _names.DIM) and method in _dims.OPERATORS:
             return _guarded(_dims.arithmetic_hook, _returned, method=method, lookup=self.lookup_info)
-        if _top_level(fullname) in _NO_SHAPES or not self._method_has_sizes(owner, method):
+        if _top_level(fullname) in _NO_SHAPES:
             return None
+        if not self._method_has_sizes(owner, method):
+            return self._settled(_returned)
         return self._settled(_guarded(_calls.call_hook, _returned, pending=self._pending, lookup=self.lookup_info))
 
     # -- which callees can involve sizes --------------------------------------------------------
