@@ -636,14 +636,13 @@ def _pooled(input: MaybeShape, n: int, kind: Literal["max", "avg"], read: Callab
 
 def _max_pool_forward(n: int) -> Forward:
     def forward(module: Module, inputs: Sequence[Type]) -> Type:
-        stride = module.static(1)
         out = _pooled(
             _input(module, inputs),
             n,
             "max",
             lambda: (
                 module.int_or_ints(0),
-                None if stride is None else module.int_or_ints(1),
+                None if module.static(1) is None else module.int_or_ints(1),
                 module.int_or_ints(2),
                 module.int_or_ints(3),
                 _flag(module.static(4)),
@@ -660,14 +659,13 @@ def _max_pool_forward(n: int) -> Forward:
 
 def _avg_pool_forward(n: int) -> Forward:
     def forward(module: Module, inputs: Sequence[Type]) -> Type:
-        stride = module.static(1)
         out = _pooled(
             _input(module, inputs),
             n,
             "avg",
             lambda: (
                 module.int_or_ints(0),
-                None if stride is None else module.int_or_ints(1),
+                None if module.static(1) is None else module.int_or_ints(1),
                 module.int_or_ints(2),
                 1,
                 _flag(module.static(3)),
