@@ -119,13 +119,21 @@ def settle(ctx: FunctionContext | MethodContext, result: Type, assignments: Assi
     The value is assigned to `x` in `x = value` (or `x = value if c else ...`), to `q` in
     `q, k = value, other`, to `q` and `k` in `q, k = value`.
     """
-    if not isinstance(ctx.api, TypeChecker):
+    if not isinstance(ctx.api, TypeChecker) or _failed_attempt(ctx.api):
         return result
     body = assignments.body(ctx.api)
     target = body.targets.get(id(ctx.context))
     if target is not None:
         _settle(ctx.api, body, target, result)
     return result
+
+
+def _failed_attempt(api: TypeChecker) -> bool:
+    """Whether the call being typed has errors that mypy is collecting to throw away: an item of an
+    overloaded callee that does not match (`view(dtype)` for `x.view(())`).  mypy runs the hook
+    for such an item too, but its result is not the value assigned."""
+    watchers = getattr(api.msg.errors, "_watchers", None)
+    return bool(watchers) and watchers[-1].has_new_errors()
 
 
 def _settle(api: TypeChecker, body: _Body, target: Target, result: Type) -> None:

@@ -51,3 +51,13 @@ def ranks(x: Tensor[B, T, D], n: int) -> None:
     reveal_type(y)  # N: Revealed type is "torch._tensor.Tensor[B, T, D, Literal[1]]"
     y = y.reshape(n, -1, 2)
     reveal_type(y)  # N: Revealed type is "torch._tensor.Tensor[Any, Any, Literal[2]]"
+
+
+def zero_d(x: Tensor[1, 1], n: int) -> None:
+    """`view` is overloaded (`view(dtype)`, `view(size)`, `view(*size)`): mypy also runs the hook for an
+    item that does not match `()`, whose result (unknown) is not what is assigned."""
+    x = x.view(())
+    reveal_type(x)  # N: Revealed type is "torch._tensor.Tensor[()]"
+    y = x.reshape(1, 1)
+    y = y.view([])
+    reveal_type(y)  # N: Revealed type is "torch._tensor.Tensor[()]"
