@@ -132,7 +132,7 @@ def _failed_attempt(api: TypeChecker) -> bool:
     """Whether the call being typed has errors that mypy is collecting to throw away: an item of an
     overloaded callee that does not match (`view(dtype)` for `x.view(())`).  mypy runs the hook
     for such an item too, but its result is not the value assigned."""
-    watchers = getattr(api.msg.errors, "_watchers", None)
+    watchers = api.msg.errors._watchers  # the error filters mypy has open (it has no public accessor)
     return bool(watchers) and watchers[-1].has_new_errors()
 
 
@@ -153,7 +153,7 @@ def _settle(api: TypeChecker, body: _Body, target: Target, result: Type) -> None
     # only where that check holds.
     if loose is not None and (
         not is_proper_subtype(result, loose)
-        or is_subtype(result, api.expr_checker.narrow_type_from_binder(target, var.type))
+        or var.type is not None and is_subtype(result, api.expr_checker.narrow_type_from_binder(target, var.type))
     ):
         _declare(api, target, var, loose)
     # `q = k` later: mypy narrows `q`'s declared type by `k`'s value, which would meet the
