@@ -231,7 +231,10 @@ class TyrPlugin(Plugin):
         assignments = self._assignments
 
         def run(ctx: _Context) -> Type:
-            return _rebinding.settle(ctx, hook(ctx), assignments)
+            # Known before the hook reports errors of its own (a shape error is no failed attempt).
+            attempt = _rebinding.failed_attempt(ctx.api)
+            result = hook(ctx)
+            return result if attempt else _rebinding.settle(ctx, result, assignments)
 
         return run
 

@@ -43,7 +43,7 @@ from mypy.nodes import (
     TupleExpr,
     Var,
 )
-from mypy.plugin import FunctionContext, MethodContext
+from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
 from mypy.subtypes import is_proper_subtype, is_subtype
 from mypy.types import (
     AnyType,
@@ -119,7 +119,7 @@ def settle(ctx: FunctionContext | MethodContext, result: Type, assignments: Assi
     The value is assigned to `x` in `x = value` (or `x = value if c else ...`), to `q` in
     `q, k = value, other`, to `q` and `k` in `q, k = value`.
     """
-    if not isinstance(ctx.api, TypeChecker) or _failed_attempt(ctx.api):
+    if not isinstance(ctx.api, TypeChecker):
         return result
     body = assignments.body(ctx.api)
     target = body.targets.get(id(ctx.context))
@@ -128,10 +128,13 @@ def settle(ctx: FunctionContext | MethodContext, result: Type, assignments: Assi
     return result
 
 
-def _failed_attempt(api: TypeChecker) -> bool:
-    """Whether the call being typed has errors that mypy is collecting to throw away: an item of an
-    overloaded callee that does not match (`view(dtype)` for `x.view(())`).  mypy runs the hook
-    for such an item too, but its result is not the value assigned."""
+def failed_attempt(api: CheckerPluginInterface) -> bool:
+    """Whether the call being typed has errors that mypy may be collecting to throw away: an item of
+    an overloaded callee that does not match (`view(dtype)` for `x.view(())`).  mypy runs the hook
+    for such an item too, but its result is not the value assigned.  (Read before the hook runs:
+    an error the hook reports itself is no sign of that.)"""
+    if not isinstance(api, TypeChecker):
+        return False
     watchers = api.msg.errors._watchers  # the error filters mypy has open (it has no public accessor)
     return bool(watchers) and watchers[-1].has_new_errors()
 

@@ -7,6 +7,8 @@ met with a new `Tensor[B, Any, T, Any]` would give `Tensor[B, T, T, Any]`, which
 
 from typing import Any, TypeVar, reveal_type
 
+import torch
+
 from tyr import Tensor
 
 B = TypeVar("B")
@@ -61,3 +63,9 @@ def zero_d(x: Tensor[1, 1], n: int) -> None:
     y = x.reshape(1, 1)
     y = y.view([])
     reveal_type(y)  # N: Revealed type is "torch._tensor.Tensor[()]"
+
+
+def after_an_error(x: Tensor[B, T, D], y: Tensor[B, 1, 3]) -> None:
+    """A call tyr reports gives the unknown shape; the old shape does not come back to fail the next line."""
+    x = torch.cat((x, y), dim=1)  # E: cat: sizes must match except in dimension 1  [tyr-shape]
+    reveal_type(x)  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]]"
