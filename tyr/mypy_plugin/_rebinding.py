@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from typing import Union
 
+from mypy.binder import CurrentType
 from mypy.checker import TypeChecker
 from mypy.literals import literal_hash
 from mypy.nodes import (
@@ -74,12 +75,14 @@ class _Body:
         self.owner = owner
         self.targets: dict[int, Target] = {}  # the id of a value expression: what it is assigned to
         self.aliases: dict[int, list[NameExpr]] = {}  # the id of a variable: names assigned from it (`q = k`)
+        self.branches: set[int] = set()  # the ids of values that are a branch of a conditional value
         for stmt in walk(owner.body.body if isinstance(owner, FuncItem) else owner.defs):
             if isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1 and stmt.type is None:
                 self._pair(stmt.lvalues[0], stmt.rvalue)
 
     def _pair(self, target: Expression, value: Expression) -> None:
         if isinstance(value, ConditionalExpr):  # `x = f(x) if c else g(x)`: either branch is the value
+            self.branches |= {id(value.if_expr), id(value.else_expr)}
             self._pair(target, value.if_expr)
             self._pair(target, value.else_expr)
         elif isinstance(target, NameExpr):
@@ -124,7 +127,9 @@ def settle(ctx: FunctionContext | MethodContext, result: Type, assignments: Assi
     body = assignments.body(ctx.api)
     target = body.targets.get(id(ctx.context))
     if target is not None:
-        _settle(ctx.api, body, target, result)
+        # In a conditional value the other branch may still read the old value, from the frames
+        # around it: those are joined only where the whole value is assigned.
+        _settle(ctx.api, body, target, result, join=id(ctx.context) not in body.branches)
     return result
 
 
@@ -139,17 +144,26 @@ def failed_attempt(api: CheckerPluginInterface) -> bool:
     return bool(watchers) and watchers[-1].has_new_errors()
 
 
-def _settle(api: TypeChecker, body: _Body, target: Target, result: Type) -> None:
+def _settle(api: TypeChecker, body: _Body, target: Target, result: Type, *, join: bool = True) -> None:
     if not isinstance(target, NameExpr):
         items = get_proper_type(result)
         if isinstance(items, TupleType) and len(items.items) == len(target.items):
             for t, item in zip(target.items, items.items):
                 if isinstance(t, (NameExpr, TupleExpr, ListExpr)):
-                    _settle(api, body, t, item)
+                    _settle(api, body, t, item, join=join)
         return
     var = target.node
-    if not isinstance(var, Var) or not _is_tensor(result):
+    if not isinstance(var, Var):
         return
+    if isinstance(get_proper_type(result), AnyType):  # torch's `Any` (a module tyr knows nothing of)
+        _forget_shapes(api, target, var)
+        if join:
+            _join_paths(api, target, result)
+        return
+    if not _is_tensor(result):
+        return
+    if join and _partly_unknown(result):
+        _join_paths(api, target, result)
     loose = _loosened(api, var, result)
     # Where the value is a proper subtype of the rewritten type, mypy does not widen that by
     # the value and checks the assignment against the name's type before the rewrite: rewrite
@@ -167,6 +181,56 @@ def _settle(api: TypeChecker, body: _Body, target: Target, result: Type) -> None
             loose = _loosened(api, other, result)
             if loose is not None:
                 _declare(api, alias, other, loose)
+
+
+def _join_paths(api: TypeChecker, target: NameExpr, result: Type) -> None:
+    """Where the name is rebound to a value of unknown sizes inside a branch or a loop, the paths
+    that do not run the assignment (no iteration, the branch not taken) join it when they meet:
+    their shape for the name becomes what it shares with the new value (`Tensor[B, 16]` and
+    `Tensor[B, Any]` share `Tensor[B, Any]`).  So after `for layer in layers: x = layer(x)` the
+    shape of `x` is no union of the old and the new that a later check fails on (§6).
+    """
+    key = literal_hash(target)
+    if key is None:
+        return
+    for frame in api.binder.frames[:-1]:
+        current = frame.types.get(key)
+        if current is not None:
+            frame.types[key] = CurrentType(_shared(current.type, result, api), current.from_assignment)
+
+
+def _shared(old: Type, new: Type, api: TypeChecker) -> Type:
+    """What a tensor type `old` shares with `new`: the sizes both have, the others unknown."""
+    p, n = get_proper_type(old), get_proper_type(new)
+    if isinstance(p, UnionType):
+        return UnionType.make_union([_shared(item, new, api) for item in p.items])
+    if not (isinstance(p, Instance) and _is_tensor(p)):
+        return old
+    if not isinstance(n, Instance) or len(p.args) != len(n.args) or any(
+        isinstance(a, UnpackType) for a in (*p.args, *n.args)
+    ):
+        return _unknown_rank(api, p)
+    return p.copy_modified(args=[a if a == b else AnyType(TypeOfAny.special_form) for a, b in zip(p.args, n.args)])
+
+
+def _forget_shapes(api: TypeChecker, target: NameExpr, var: Var) -> None:
+    """`x = layer(x)` with a result typed `Any`: `x` is a tensor of unknown shape from there on, never
+    a union of its old shapes and `Any` that fails a later check."""
+    if var.type is None or var.is_final or not (var.is_inferred or var.is_argument):
+        return
+    declared = get_proper_type(var.type)
+    items = declared.items if isinstance(declared, UnionType) else [declared]
+    tensors = [t for t in map(get_proper_type, items) if isinstance(t, Instance) and _is_tensor(t)]
+    bare = [_unknown_rank(api, t) for t in tensors[:1]]
+    if not tensors or all(t == bare[0] for t in tensors):
+        return
+    _declare(api, target, var, UnionType.make_union([*(item for item in items if not _is_tensor(item)), *bare]))
+
+
+def _unknown_rank(api: TypeChecker, tensor: Instance) -> Instance:
+    """The tensor of unknown shape, of `tensor`'s class."""
+    anything = AnyType(TypeOfAny.special_form)
+    return tensor.copy_modified(args=[UnpackType(api.named_generic_type(_names.TUPLE, [anything]))])
 
 
 def _loosened(api: TypeChecker, var: Var, result: Type) -> Type | None:
@@ -205,13 +269,9 @@ def _unknown_sizes(api: TypeChecker, result: Type) -> Instance:
     unknown rank where `result`'s is."""
     p = get_proper_type(result)
     assert isinstance(p, Instance)
-    anything = AnyType(TypeOfAny.special_form)
-    args: list[Type] = []
-    for arg in p.args:
-        if isinstance(arg, UnpackType):
-            return p.copy_modified(args=[UnpackType(api.named_generic_type(_names.TUPLE, [anything]))])
-        args.append(anything)
-    return p.copy_modified(args=args)
+    if any(isinstance(arg, UnpackType) for arg in p.args):
+        return _unknown_rank(api, p)
+    return p.copy_modified(args=[AnyType(TypeOfAny.special_form) for _ in p.args])
 
 
 def _is_unknown_sizes(item: Type) -> bool:
