@@ -15,6 +15,8 @@ T = TypeVar("T")
 D = TypeVar("D")
 M = TypeVar("M")
 N = TypeVar("N")
+H = TypeVar("H")
+NW = TypeVar("NW")
 Batch = TypeVarTuple("Batch")
 
 
@@ -99,9 +101,9 @@ def test_string_expressions_check_and_solve() -> None:
     def quarter(x: Tensor[B, D], y: Tensor[B, "D//4"]) -> None:
         pass
 
-    quarter(torch.zeros(1, 17), torch.zeros(1, 4))
-    with raises(r"argument 'y' dimension 1 \(D//4\) has size 5, but D//4 = 4 with D = 17"):
-        quarter(torch.zeros(1, 17), torch.zeros(1, 5))
+    quarter(torch.zeros(1, 16), torch.zeros(1, 4))
+    with raises(r"argument 'y' dimension 1 \(D//4\) has size 5, but D//4 = 4 with D = 16"):
+        quarter(torch.zeros(1, 16), torch.zeros(1, 5))
 
     @checked
     def flat(x: Tensor[B, T, D]) -> Tensor["B*T", D]:
@@ -126,13 +128,82 @@ def test_sizes_solved_from_expressions() -> None:
     assert shift(torch.zeros(9)).shape == (8,)
 
 
-def test_unsolvable_expression_names_the_missing_size() -> None:
+def test_division_is_exact() -> None:
+    """SHAPES.md §6: a size an annotation divides is a multiple of the divisor; binding through a
+    division follows (`"D//4"` of size 3 is D = 12), and a bound size it does not divide is an error."""
+
     @checked
-    def f(x: Tensor["D//4"]) -> None:
+    def quarter(x: Tensor[B, D], y: Tensor[B, "D//4"]) -> None:
         pass
 
-    with raises(r"cannot determine D"):
-        f(torch.zeros(3))
+    with raises(r"argument 'y' dimension 1 \(D//4\): D = 17 \(from argument 'x' dimension 1\) is not a multiple of 4"):
+        quarter(torch.zeros(1, 17), torch.zeros(1, 4))
+
+    @checked
+    def widen(x: Tensor[B, "D//4"]) -> Tensor[B, D]:
+        return x.repeat(1, 4)
+
+    assert widen(torch.zeros(2, 3)).shape == (2, 12)
+
+    @checked
+    def heads(x: Tensor[B, "D//H"], h: Dim[H]) -> Tensor[B, D]:
+        return x.repeat(1, h)
+
+    assert heads(torch.zeros(2, 3), 4).shape == (2, 12)
+    with raises(r"D = 10 \(from argument 'x' dimension 1\) is not a multiple of H = 4"):
+        cast_heads(torch.zeros(2, 10), torch.zeros(2, 2), 4)
+
+    @checked
+    def pooled(x: Tensor[B, H], y: Tensor[B, "(H - 1)//2 + 1"]) -> None:  # a stride-2 size, H even
+        pass
+
+    pooled(torch.zeros(1, 8), torch.zeros(1, 4))
+    with raises(r"H = 7 .* is not a multiple of 2"):
+        pooled(torch.zeros(1, 7), torch.zeros(1, 4))
+
+
+@checked
+def cast_heads(x: Tensor[B, D], y: Tensor[B, "D//H"], h: Dim[H]) -> None:
+    pass
+
+
+def test_a_computed_size_nothing_binds_is_left_unchecked() -> None:
+    """`"B*NW"` with neither factor bound anywhere is no error: it is checked only against itself."""
+
+    @checked
+    def windows(x: Tensor["B*NW", 4]) -> Tensor["B*NW", 4]:
+        return x
+
+    assert windows(torch.zeros(6, 4)).shape == (6, 4)
+
+    @checked
+    def dropped(x: Tensor["B*NW", 4]) -> Tensor["B*NW", 4]:
+        return x[1:]
+
+    with raises(r"return value dimension 0 \(B\*NW\) has size 5, but B\*NW has size 6 at argument 'x' dimension 0"):
+        dropped(torch.zeros(6, 4))
+
+    @checked
+    def later(x: Tensor["B*NW", 4], b: Dim[B]) -> Tensor[NW, 4]:
+        return x[: x.shape[0] // b]
+
+    assert later(torch.zeros(6, 4), 2).shape == (3, 4)
+    with raises(r"B\*NW"):
+        later(torch.zeros(7, 4), 2)
+
+
+def test_typing_extensions_unpack() -> None:
+    """`Tensor[Unpack[Batch], D]` with `typing_extensions.Unpack` (what most code imports; a form of its
+    own before Python 3.12) is `Tensor[*Batch, D]`."""
+    import typing_extensions
+
+    @checked
+    def norm(x: Tensor[typing_extensions.Unpack[Batch], D], scale: Tensor[D]) -> Tensor[typing_extensions.Unpack[Batch], D]:
+        return x * scale
+
+    assert norm(torch.zeros(2, 3, 4), torch.zeros(4)).shape == (2, 3, 4)
+    with raises(r"argument 'scale': dimension 0 \(D\) has size 5, but D = 4"):
+        norm(torch.zeros(2, 3, 4), torch.zeros(5))
 
 
 def test_typevartuple_batch_dims() -> None:

@@ -326,3 +326,16 @@ def test_the_slice_programs_can_be_kept(tmp_path: Path) -> None:
     source, placed = render_module(programs)
     assert all(p.program.name in source for p in placed)
     assert source.count("\ndef p") == 3
+
+
+def test_the_menu_can_be_narrowed_by_op_or_family() -> None:
+    """`--only` keeps the named ops and families, `--skip` leaves them out; a name not in the menu is refused."""
+    from scripts.fuzz.menu import MENU, select
+
+    op, family = MENU[0].name, MENU[-1].family
+    assert {o.name for o in select(MENU, only=[op])} == {op}
+    assert {o.family for o in select(MENU, only=[family])} == {family}
+    assert op not in {o.name for o in select(MENU, skip=[op])}
+    assert {o.name for o in select(MENU, only=[family], skip=[op])} == {o.name for o in MENU if o.family == family} - {op}
+    with pytest.raises(ValueError, match="no op or family"):
+        select(MENU, only=["no such op"])

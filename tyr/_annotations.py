@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar, TypeVarTuple, Union, Unpack, get_args, get_origin
 
 import torch
+import typing_extensions
 
 from tyr._errors import AnnotationError
 from tyr._symbolic import Expr, ExprSyntaxError, parse
@@ -99,6 +100,11 @@ class DimMarker:
         return f"Dim[{self.dim}]"
 
 
+# `typing_extensions.Unpack` (what most code imports) is a form of its own before Python 3.12.
+_UNPACK = (Unpack, typing_extensions.Unpack)
+_TYPE_VAR_TUPLES = (TypeVarTuple, typing_extensions.TypeVarTuple)
+
+
 def read_dim(item: object, where: str) -> DimSpec:
     """One element of `Tensor[...]` or `Dim[...]` as a `DimSpec`."""
     if isinstance(item, bool):
@@ -124,11 +130,11 @@ def read_dim(item: object, where: str) -> DimSpec:
     if origin is Literal:
         (value,) = get_args(item)
         return read_dim(value, where)
-    if origin is Unpack:
+    if origin in _UNPACK:
         (inner,) = get_args(item)
-        if isinstance(inner, TypeVarTuple):
+        if isinstance(inner, _TYPE_VAR_TUPLES):
             return Variadic(inner.__name__)
-    if isinstance(item, TypeVarTuple):
+    if isinstance(item, _TYPE_VAR_TUPLES):
         raise AnnotationError(f"{where}: write *{item.__name__} (or Unpack[{item.__name__}]) for a TypeVarTuple")
     raise AnnotationError(
         f"{where}: {item!r} is not a dimension; use an int, a TypeVar, a string such as \"D//4\", "

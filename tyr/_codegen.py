@@ -24,7 +24,7 @@ from tyr._config import SWITCH
 from tyr._errors import ShapeError
 from tyr._interpret import check_arguments, check_result, record_class_dims
 from tyr._plan import Plan
-from tyr._symbolic import Expr, const, sym
+from tyr._symbolic import Expr, const, division_facts, sym
 
 
 class Unsupported(Exception):
@@ -80,7 +80,11 @@ class _Emitter:
                 if not unknown:
                     self.pending.remove(item)
                     progress = True
-                    self.emit(f"if {value} != {dim.expr.to_python(self._py_names(dim.expr))}: raise {self.fail}")
+                    conditions = [f"{value} != {dim.expr.to_python(self._py_names(dim.expr))}"]
+                    for name, divisor in division_facts(dim.expr):  # §6: a divided size is a multiple
+                        by = divisor.to_python(self._py_names(divisor))
+                        conditions.append(f"({by}) > 0 and {self.var(name)} % ({by})")
+                    self.emit(f"if {' or '.join(conditions)}: raise {self.fail}")
                     continue
                 solution = _linear_split(dim.expr, unknown)
                 if solution is None:

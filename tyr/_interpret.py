@@ -27,7 +27,7 @@ from tyr._annotations import (
 )
 from tyr._errors import ShapeError
 from tyr._plan import Plan
-from tyr._symbolic import Expr
+from tyr._symbolic import NO_SOLUTION, Expr, const, division_facts, solve_for
 
 
 @dataclass
@@ -73,7 +73,13 @@ class Binding:
         return ", ".join(parts)
 
     def resolve_pending(self, final: bool) -> None:
-        """Check computed dims whose symbols are known; solve those with one unknown."""
+        """Check computed dims whose symbols are known; solve those with one unknown.
+
+        A symbol is solved where one value is forced, under the division rule (SHAPES.md §6):
+        `"2*D"` of size 10 binds D = 5, `"D//4"` of size 3 binds D = 12.  A computed dim whose
+        symbols nothing binds (`"B*NW"` alone) is left unchecked at the end, except against
+        the same computed dim elsewhere in the call, which must have the same size.
+        """
         progress = True
         while progress and self.pending:
             progress = False
@@ -82,6 +88,7 @@ class Binding:
                 if value is not None:
                     self.pending.remove(item)
                     progress = True
+                    self._check_divisible(item)
                     if value != item.size:
                         raise ShapeError(
                             f"{self.plan.function}() {item.place} ({item.dim.text}) has size {item.size}, "
@@ -89,26 +96,44 @@ class Binding:
                         )
                     continue
                 rest = item.dim.expr.substitute(self.sizes)
-                if not _is_linear(rest):
-                    continue  # e.g. D//4 with D unknown: wait for another argument to bind D
+                if len(rest.symbols) != 1:
+                    continue  # e.g. B*NW with both unknown: wait for another argument to bind one
                 (name,) = rest.symbols
-                solved = rest.solve(item.size, {})
-                if solved is None or solved[1] < 0:
+                solved = solve_for(rest, name, const(item.size))
+                if solved is NO_SOLUTION or isinstance(solved, Expr) and (solved.const_value or 0) < 0:
                     raise ShapeError(
                         f"{self.plan.function}() {item.place} ({item.dim.text}) has size {item.size}, "
                         f"but no size {name} makes {item.dim.text} = {item.size}"
                     )
+                if not isinstance(solved, Expr) or solved.const_value is None:
+                    continue  # not forced (D*D): another argument may bind it
                 self.pending.remove(item)
                 progress = True
-                self.sizes[name] = solved[1]
+                self.sizes[name] = solved.const_value
                 self.origins[name] = f'solving "{item.dim.text}" = {item.size} at {item.place}'
         if final and self.pending:
-            item = self.pending[0]
-            missing = ", ".join(sorted(item.dim.expr.symbols - self.sizes.keys()))
-            raise ShapeError(
-                f'{self.plan.function}() {item.place} ("{item.dim.text}"): cannot determine {missing}; '
-                "bind it with a plain dimension in another argument or a Dim[...] argument"
-            )
+            first: dict[Expr, _Pending] = {}
+            for item in self.pending:
+                seen = first.setdefault(item.dim.expr, item)
+                if seen.size != item.size:
+                    raise ShapeError(
+                        f"{self.plan.function}() {item.place} ({item.dim.text}) has size {item.size}, "
+                        f"but {seen.dim.text} has size {seen.size} at {seen.place}"
+                    )
+            self.pending.clear()
+
+    def _check_divisible(self, item: _Pending) -> None:
+        """A computed dim is exact only where each symbol it divides is a multiple of the divisor (§6)."""
+        for name, divisor in division_facts(item.dim.expr):
+            by = divisor.evaluate(self.sizes)
+            size = self.sizes.get(name)
+            if by is not None and by > 0 and size is not None and size % by:
+                shown = str(by) if divisor.const_value is not None else f"{divisor} = {by}"
+                raise ShapeError(
+                    f"{self.plan.function}() {item.place} ({item.dim.text}): {name} = {size} (from "
+                    f"{self.origins[name]}) is not a multiple of {shown}, and division in sizes is exact "
+                    f"({item.dim.text} would drop a remainder)"
+                )
 
     # -- values -------------------------------------------------------------------------
 
@@ -196,14 +221,6 @@ class Binding:
                 shape,
                 spec,
             )
-
-
-def _is_linear(expr: Expr) -> bool:
-    """One symbol left, appearing only as `a*name + b`: solvable for a given size."""
-    if len(expr.symbols) != 1:
-        return False
-    (name,) = expr.symbols
-    return all(mono in ((), (name,)) for mono, _ in expr.terms)
 
 
 def start_binding(plan: Plan, instance: object) -> Binding:

@@ -1754,7 +1754,7 @@ MENU: list[Op] = [
 def select(menu: Sequence[Op], only: Sequence[str] = (), skip: Sequence[str] = ()) -> list[Op]:
     """The menu's entries named (by op or family) in `only` (all when empty), less those in `skip`."""
     names = {op.name for op in menu} | {op.family for op in menu}
-    unknown = sorted(set(only) | set(skip) - names)
+    unknown = sorted((set(only) | set(skip)) - names)
     if unknown:
         raise ValueError(f"no op or family {unknown} in the menu: {sorted(names)}")
     chosen = [op for op in menu if not only or op.name in only or op.family in only]

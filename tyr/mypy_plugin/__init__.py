@@ -231,7 +231,10 @@ class TyrPlugin(Plugin):
         assignments = self._assignments
 
         def run(ctx: _Context) -> Type:
-            return _rebinding.settle(ctx, hook(ctx), assignments)
+            # Known before the hook reports errors of its own (a shape error is no failed attempt).
+            attempt = _rebinding.failed_attempt(ctx.api)
+            result = hook(ctx)
+            return result if attempt else _rebinding.settle(ctx, result, assignments)
 
         return run
 
@@ -242,7 +245,7 @@ class TyrPlugin(Plugin):
             if call != "forward":
                 return None  # torch's `(...) -> Any`, as without tyr
             return _guarded(_modules.call_signature_hook, _signature, pending=self._pending, lookup=self.lookup_info)
-        if fullname in _plain.CONTAINER_MUTATORS:
+        if _plain.mutation_kind(self.lookup_info(owner) if " " not in owner else None, method, fullname) == "container":
             return _guarded(_plain.container_mutation_hook, _signature, lookup=self.lookup_info)
         if _top_level(fullname) in _NO_SHAPES or not self._method_has_sizes(owner, method):
             return None
@@ -253,7 +256,7 @@ class TyrPlugin(Plugin):
         call = self._module_call(owner) if method == "__call__" and self._is_module_class(owner) else "own"
         if call != "own":
             if call is None:
-                return None
+                return self._settled(_returned)  # torch's `Any`: `x = layer(x)` rebinds `x` to an unknown shape
             return self._settled(_guarded(_modules.call_hook, _returned, pending=self._pending, lookup=self.lookup_info))
         if self._is_tensor_class(owner):
             if method in _tensors.METHODS:
@@ -261,8 +264,13 @@ class TyrPlugin(Plugin):
             return self._settled(_returned)  # no shape rule: a tensor result is of unknown shape
         if fullname in _tensors.SCALAR_COMPARISONS:
             return _guarded(_tensors.scalar_comparison_hook, _returned, lookup=self.lookup_info)
+        if fullname == _dims.FLOAT_POWER:
+            return _guarded(_dims.float_power_hook, _returned, lookup=self.lookup_info)
         if owner in (_names.INT, _names.DIM) and method in _dims.OPERATORS:
             return _guarded(_dims.arithmetic_hook, _returned, method=method, lookup=self.lookup_info)
+        mutation = _plain.mutation_kind(self.lookup_info(owner) if " " not in owner else None, method, fullname)
+        if mutation is not None:
+            return _guarded(_plain.mutation_hook, _returned, kind=mutation, method=method, lookup=self.lookup_info)
         if _top_level(fullname) in _NO_SHAPES:
             return None
         if not self._method_has_sizes(owner, method):

@@ -189,7 +189,7 @@ class Call:
             items = self.sequence_of(actuals[0])
             if items is not None:
                 return items
-            if self.size_of(actuals[0]) is None and not _is_int_like(actuals[0].type):
+            if self.size_of(actuals[0]) is None and not is_int_like(actuals[0].type):
                 return None
         out: list[Size] = []
         for actual in actuals:
@@ -353,7 +353,7 @@ def _is_starred(expr: Expression) -> bool:
     return isinstance(expr, StarExpr)
 
 
-def _is_int_like(t: Type) -> bool:
+def is_int_like(t: Type) -> bool:
     p = get_proper_type(t)
     return isinstance(p, Instance) and p.type.fullname in (_names.INT, "torch.SymInt") or isinstance(p, LiteralType)
 

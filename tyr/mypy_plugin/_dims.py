@@ -7,6 +7,11 @@ expression.  Two plain literals give an int whose last known value is the result
 (as the literal `3072` would), so `4 * 768` is a size where a size is wanted but
 a variable assigned from it is still a plain `int`.  Anything else is mypy's `int`.
 
+A power of a `Dim` by an int literal is the product (`(i // p) ** 2` is `Dim["(I//P)*(I//P)"]`).
+A `Dim` to a float power (`head_dim ** -0.5`, the attention scale) is a `float`: a size is
+never negative, so the result is real.  (typeshed types `int ** float` as `Any`, for the
+complex result of a negative base; an `Any` multiplying a tensor would lose its shape.)
+
 `min` and `max` of ints that are sizes (`min(t, self.block_size)`) give the size that is
 provably the least (greatest) of them, as a `Dim`, and a plain `int` when none provably
 is; they never fail on `Dim`s of different sizes.
@@ -18,14 +23,30 @@ from mypy.nodes import ARG_POS
 from mypy.plugin import FunctionContext, MethodContext
 from mypy.types import Instance, LiteralType, Type, get_proper_type
 
-from tyr._symbolic import Expr
+from tyr._symbolic import Expr, const
 from tyr.mypy_plugin import _names
 from tyr.mypy_plugin._types import Lookup, Scope
 from tyr.shape_rules.core import lower_bound
 
 OPERATORS = frozenset(
-    {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__floordiv__", "__rfloordiv__", "__neg__"}
+    {
+        "__add__",
+        "__radd__",
+        "__sub__",
+        "__rsub__",
+        "__mul__",
+        "__rmul__",
+        "__floordiv__",
+        "__rfloordiv__",
+        "__neg__",
+        "__pow__",
+    }
 )
+
+FLOAT_POWER = "builtins.float.__rpow__"
+"""`d ** 0.5`: int's `__pow__` takes no float, so mypy types the power by float's `__rpow__`."""
+
+_MAX_POWER = 8  # `d ** k` is the product of k factors; a larger k is left to mypy
 
 
 def _is_dim(t: Type) -> bool:
@@ -40,9 +61,9 @@ def arithmetic_hook(ctx: MethodContext, method: str, lookup: Lookup) -> Type:
         return ctx.default_return_type
     if method == "__neg__":
         return _result(scope, -left, _is_dim(ctx.type), ctx.default_return_type)
-    if len(ctx.arg_types) != 1 or len(ctx.arg_types[0]) != 1:
+    other = _only_argument(ctx)
+    if other is None:
         return ctx.default_return_type
-    other = ctx.arg_types[0][0]
     right = scope.size_of(other)
     if right is None:
         return ctx.default_return_type
@@ -54,7 +75,22 @@ def arithmetic_hook(ctx: MethodContext, method: str, lookup: Lookup) -> Type:
     return _result(scope, value, _is_dim(ctx.type) or _is_dim(other), ctx.default_return_type)
 
 
+def _only_argument(ctx: MethodContext) -> Type | None:
+    """The one argument of a binary operator (`__pow__` has a `mod` parameter too, not given)."""
+    if not ctx.arg_types or len(ctx.arg_types[0]) != 1 or any(ctx.arg_types[1:]):
+        return None
+    return ctx.arg_types[0][0]
+
+
 def _apply(method: str, a: Expr, b: Expr) -> Expr | None:
+    if method == "__pow__":
+        k = b.const_value
+        if k is None or not 0 <= k <= _MAX_POWER:
+            return None
+        product = const(1)
+        for _ in range(k):
+            product = product * a
+        return product
     if method == "__add__":
         return a + b
     if method == "__sub__":
@@ -66,6 +102,14 @@ def _apply(method: str, a: Expr, b: Expr) -> Expr | None:
             return None
         return a // b
     return None
+
+
+def float_power_hook(ctx: MethodContext, lookup: Lookup) -> Type:
+    """`d ** -0.5` for a `Dim` `d`: a `float` (the base is a size, never negative), where typeshed says `Any`."""
+    base = get_proper_type(_only_argument(ctx))
+    if not (isinstance(base, Instance) and base.type.fullname == _names.DIM):
+        return ctx.default_return_type
+    return Scope(lookup).instance(_names.FLOAT)
 
 
 def _result(scope: Scope, value: Expr, dim: bool, default: Type) -> Type:

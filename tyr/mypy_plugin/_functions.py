@@ -9,6 +9,7 @@ reuses the method's handler with its first argument as the receiver.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal
 
 from mypy.nodes import ARG_POS, Expression, FloatExpr, IntExpr, ListExpr, NameExpr, TupleExpr, UnaryExpr
 from mypy.plugin import FunctionContext
@@ -18,7 +19,7 @@ from tyr import shape_rules as rules
 from tyr.mypy_plugin import _tensors
 from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
 from tyr.mypy_plugin._types import Lookup, Scope
-from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, creation
+from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, Variadic, creation
 from tyr.shape_rules import nn_functional as nnf
 
 FunctionHandler = Callable[[Call], Type]
@@ -221,14 +222,22 @@ def _conv(n: int) -> FunctionHandler:
         groups = _strides(call, "groups")
         if isinstance(groups, tuple):
             raise NotKnown
+        weight = call.tensor_arg("weight")
+        try:
+            stride = _strides(call, "stride")
+            pads = padding if padding in ("same", "valid") else _int_or_ints(call, "padding", 0)
+            dilation = _int_or_ints(call, "dilation", 1)
+        except NotKnown:  # an int of unknown value: the spatial sizes are unknown, the rest is checked
+            weight, stride, dilation = _without_kernel(weight, n), 1, 1
+            pads = padding if padding in ("same", "valid") else 0
         return call.tensor(
             rules.conv_nd(
                 call.tensor_arg("input"),
-                call.tensor_arg("weight"),
+                weight,
                 call.shape_of(bias[0]) if bias and not call.is_none(bias[0]) else None,
-                stride=_strides(call, "stride"),
-                padding=padding if padding in ("same", "valid") else _int_or_ints(call, "padding", 0),  # type: ignore[arg-type]
-                dilation=_int_or_ints(call, "dilation", 1),  # type: ignore[arg-type]
+                stride=stride,
+                padding=pads,  # type: ignore[arg-type]
+                dilation=dilation,  # type: ignore[arg-type]
                 groups=groups,
                 n=n,
             )
@@ -240,16 +249,23 @@ def _conv(n: int) -> FunctionHandler:
 def _conv_transpose(n: int) -> FunctionHandler:
     def handler(call: Call) -> Type:
         bias = call.actuals("bias")
+        groups = call.int_arg("groups", default=1)
+        weight = call.tensor_arg("weight")
+        try:
+            stride, padding = _int_or_ints(call, "stride", 1), _int_or_ints(call, "padding", 0)
+            output_padding, dilation = _int_or_ints(call, "output_padding", 0), _int_or_ints(call, "dilation", 1)
+        except NotKnown:  # an int of unknown value: the spatial sizes are unknown, the rest is checked
+            weight, stride, padding, output_padding, dilation = _without_kernel(weight, n), 1, 0, 0, 1
         return call.tensor(
             rules.conv_transpose_nd(
                 call.tensor_arg("input"),
-                call.tensor_arg("weight"),
+                weight,
                 call.shape_of(bias[0]) if bias and not call.is_none(bias[0]) else None,
-                stride=_int_or_ints(call, "stride", 1),  # type: ignore[arg-type]
-                padding=_int_or_ints(call, "padding", 0),  # type: ignore[arg-type]
-                output_padding=_int_or_ints(call, "output_padding", 0),  # type: ignore[arg-type]
-                groups=call.int_arg("groups", default=1),  # type: ignore[arg-type]
-                dilation=_int_or_ints(call, "dilation", 1),  # type: ignore[arg-type]
+                stride=stride,  # type: ignore[arg-type]
+                padding=padding,  # type: ignore[arg-type]
+                output_padding=output_padding,  # type: ignore[arg-type]
+                groups=groups,  # type: ignore[arg-type]
+                dilation=dilation,  # type: ignore[arg-type]
                 n=n,
             )
         )
@@ -257,23 +273,38 @@ def _conv_transpose(n: int) -> FunctionHandler:
     return handler
 
 
-def _pool(n: int, kind: str) -> FunctionHandler:
+def _without_kernel(weight: MaybeShape, n: int) -> MaybeShape:
+    """A convolution's weight with its kernel sizes unknown: with a stride, padding or dilation of
+    unknown value the rule then computes no spatial size, and checks the rest."""
+    if weight is None or len(weight) != n + 2 or any(isinstance(s, Variadic) for s in weight):
+        return weight
+    return (*weight[:2], *(None,) * n)
+
+
+def _pool(n: int, kind: Literal["max", "avg"]) -> FunctionHandler:
     def handler(call: Call) -> Type:
-        kernel = _int_or_ints(call, "kernel_size", MISSING)
-        if kernel is MISSING:
+        if not call.given("kernel_size"):
             raise NotKnown
         if call.bool_arg("return_indices", default=False):
             raise NotKnown
+        input = call.tensor_arg("input")
+        try:
+            kernel = _int_or_ints(call, "kernel_size", MISSING)
+            stride = _int_or_ints(call, "stride", None)
+            padding, dilation = _int_or_ints(call, "padding", 0), _int_or_ints(call, "dilation", 1)
+            ceil_mode = call.bool_arg("ceil_mode", default=False)
+        except NotKnown:  # an int of unknown value: the spatial sizes are unknown, the rest is checked
+            return call.tensor(rules.pool_nd_unknown(input, n=n, kind=kind))
         return call.tensor(
             rules.pool_nd(
-                call.tensor_arg("input"),
+                input,
                 kernel,  # type: ignore[arg-type]
-                _int_or_ints(call, "stride", None),  # type: ignore[arg-type]
-                _int_or_ints(call, "padding", 0),  # type: ignore[arg-type]
-                _int_or_ints(call, "dilation", 1),  # type: ignore[arg-type]
-                call.bool_arg("ceil_mode", default=False),
+                stride,  # type: ignore[arg-type]
+                padding,  # type: ignore[arg-type]
+                dilation,  # type: ignore[arg-type]
+                ceil_mode,
                 n=n,
-                kind=kind,  # type: ignore[arg-type]
+                kind=kind,
             )
         )
 
@@ -591,17 +622,19 @@ def _elementwise_loss(same_shape: bool) -> FunctionHandler:
 
 
 def _attention(call: Call) -> Type:
-    return call.tensor(
-        nnf.scaled_dot_product_attention(
-            call.tensor_arg("query"),
-            call.tensor_arg("key"),
-            call.tensor_arg("value"),
-            _optional(call, "attn_mask"),
-            call.bool_arg("is_causal", default=False),
-            call.bool_arg("enable_gqa", default=False),
-            has_mask=_given(call, "attn_mask"),
-        )
-    )
+    q, k, v = call.tensor_arg("query"), call.tensor_arg("key"), call.tensor_arg("value")
+    mask, causal, has_mask = _optional(call, "attn_mask"), call.bool_arg("is_causal", default=False), _given(call, "attn_mask")
+    try:
+        gqa = call.bool_arg("enable_gqa", default=False)
+    except NotKnown:  # `enable_gqa=h != kv`: the shape that every value torch accepts gives, if they agree
+        shapes = []
+        for choice in (False, True):
+            try:
+                shapes.append(nnf.scaled_dot_product_attention(q, k, v, mask, causal, choice, has_mask=has_mask))
+            except ShapeRuleError:
+                continue
+        return call.tensor(shapes[0] if shapes and all(s == shapes[0] for s in shapes) else None)
+    return call.tensor(nnf.scaled_dot_product_attention(q, k, v, mask, causal, gqa, has_mask=has_mask))
 
 
 def _dropout(call: Call) -> Type:

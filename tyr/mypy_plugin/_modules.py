@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from mypy.argmap import map_actuals_to_formals
 from mypy.expandtype import freshen_function_type_vars
@@ -45,7 +46,7 @@ from mypy.types import (
 from tyr import shape_rules as rules
 from tyr._symbolic import Expr
 from tyr.mypy_plugin import _calls, _einops, _errors, _names
-from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
+from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown, is_int_like
 from tyr.mypy_plugin._types import UNKNOWN, Lookup, NotATensor, Scope, mentions_shapes, unknown_rank
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, Variadic, nn_modules
 from tyr.shape_rules import nn_functional as nnf
@@ -205,9 +206,9 @@ def _constructor_sizes(call: Call, param: Param) -> list[Type]:
     items = call.sequence_of(actuals[0])
     if items is None:
         size = call.size_of(actuals[0])
-        if size is None:
+        if size is None and not is_int_like(actuals[0].type):
             return [unknown_rank(call.scope)]
-        items = [size]
+        items = [size]  # one int: one dim (`nn.LayerNorm(width)` with a plain int width)
     return [call.scope.size_type(s) for s in items]
 
 
@@ -538,20 +539,25 @@ def _literal_of(t: Type) -> Type:
 def _conv_forward(n: int) -> Forward:
     def forward(module: Module, inputs: Sequence[Type]) -> Type:
         in_channels, out_channels = module.size(0), module.size(1)
-        kernel = module.sizes_per_dim(2, n)
         groups = module.strides(6)
         if isinstance(groups, tuple):
             raise NotKnown
         per_group = in_channels // groups if in_channels is not None else None
         padding = module.static(4)
+        try:
+            kernel = module.sizes_per_dim(2, n)
+            mode = _padding_mode(padding)
+            geometry = _Geometry(module.strides(3), mode or module.int_or_ints(4), module.int_or_ints(5))
+        except NotKnown:  # built from plain ints: the spatial sizes are unknown, the rest is checked
+            kernel, geometry = (None,) * n, _Geometry.unknown(padding)
         return module.scope.tensor_type(
             rules.conv_nd(
                 _input(module, inputs),
                 (out_channels, per_group, *kernel),
                 None,
-                stride=module.strides(3),
-                padding=padding if padding in ("same", "valid") else module.int_or_ints(4),
-                dilation=module.int_or_ints(5),
+                stride=geometry.stride,
+                padding=geometry.padding,
+                dilation=geometry.dilation,
                 groups=groups,
                 n=n,
             )
@@ -565,21 +571,26 @@ def _conv_transpose_forward(n: int) -> Forward:
         if len(inputs) > 1 and not isinstance(get_proper_type(inputs[1]), NoneType):
             raise NotKnown  # an explicit output_size
         in_channels, out_channels = module.size(0), module.size(1)
-        kernel = module.sizes_per_dim(2, n)
         groups = module.int_or_ints(6)
         if not isinstance(groups, int):
             raise NotKnown
         per_group = out_channels // groups if out_channels is not None else None
+        try:
+            kernel = module.sizes_per_dim(2, n)
+            stride, padding = module.int_or_ints(3), module.int_or_ints(4)
+            output_padding, dilation = module.int_or_ints(7), module.int_or_ints(5)
+        except NotKnown:  # built from plain ints: the spatial sizes are unknown, the rest is checked
+            kernel, stride, padding, output_padding, dilation = (None,) * n, 1, 0, 0, 1
         return module.scope.tensor_type(
             rules.conv_transpose_nd(
                 _input(module, inputs),
                 (in_channels, per_group, *kernel),
                 None,
-                stride=module.int_or_ints(3),
-                padding=module.int_or_ints(4),
-                output_padding=module.int_or_ints(7),
+                stride=stride,
+                padding=padding,
+                output_padding=output_padding,
                 groups=groups,
-                dilation=module.int_or_ints(5),
+                dilation=dilation,
                 n=n,
             )
         )
@@ -587,18 +598,55 @@ def _conv_transpose_forward(n: int) -> Forward:
     return forward
 
 
+@dataclass(frozen=True)
+class _Geometry:
+    """A convolution's stride, padding and dilation."""
+
+    stride: rules.Stride | tuple[rules.Stride, ...]
+    padding: rules.IntOrTuple | Literal["same", "valid"]
+    dilation: rules.IntOrTuple
+
+    @staticmethod
+    def unknown(padding: object) -> _Geometry:
+        """Stand-ins for a geometry that is not known, with a kernel of unknown sizes: the rule then
+        computes no spatial size (but keeps it under `padding="same"`) and checks the rest."""
+        return _Geometry(1, _padding_mode(padding) or 0, 1)
+
+
+def _padding_mode(padding: object) -> Literal["same", "valid"] | None:
+    if padding == "same":
+        return "same"
+    if padding == "valid":
+        return "valid"
+    return None
+
+
+_PoolArgs = tuple[rules.IntOrTuple, rules.IntOrTuple | None, rules.IntOrTuple, rules.IntOrTuple, bool]
+
+
+def _pooled(input: MaybeShape, n: int, kind: Literal["max", "avg"], read: Callable[[], _PoolArgs]) -> MaybeShape:
+    """`rules.pool_nd` with the arguments `read` gives; when one is not known (an int of unknown
+    value), the spatial sizes of the result are unknown and the rest is checked."""
+    try:
+        kernel, stride, padding, dilation, ceil_mode = read()
+    except NotKnown:
+        return rules.pool_nd_unknown(input, n=n, kind=kind)
+    return rules.pool_nd(input, kernel, stride, padding, dilation, ceil_mode, n=n, kind=kind)
+
+
 def _max_pool_forward(n: int) -> Forward:
     def forward(module: Module, inputs: Sequence[Type]) -> Type:
-        stride = module.static(1)
-        out = rules.pool_nd(
+        out = _pooled(
             _input(module, inputs),
-            module.int_or_ints(0),
-            None if stride is None else module.int_or_ints(1),
-            module.int_or_ints(2),
-            module.int_or_ints(3),
-            _flag(module.static(4)),
-            n=n,
-            kind="max",
+            n,
+            "max",
+            lambda: (
+                module.int_or_ints(0),
+                None if module.static(1) is None else module.int_or_ints(1),
+                module.int_or_ints(2),
+                module.int_or_ints(3),
+                _flag(module.static(4)),
+            ),
         )
         if _flag(module.static(5)):
             return TupleType(
@@ -611,16 +659,17 @@ def _max_pool_forward(n: int) -> Forward:
 
 def _avg_pool_forward(n: int) -> Forward:
     def forward(module: Module, inputs: Sequence[Type]) -> Type:
-        stride = module.static(1)
-        out = rules.pool_nd(
+        out = _pooled(
             _input(module, inputs),
-            module.int_or_ints(0),
-            None if stride is None else module.int_or_ints(1),
-            module.int_or_ints(2),
-            1,
-            _flag(module.static(3)),
-            n=n,
-            kind="avg",
+            n,
+            "avg",
+            lambda: (
+                module.int_or_ints(0),
+                None if module.static(1) is None else module.int_or_ints(1),
+                module.int_or_ints(2),
+                1,
+                _flag(module.static(3)),
+            ),
         )
         return module.scope.tensor_type(out)
 

@@ -12,6 +12,7 @@ MODULE_LIST = "torch.nn.modules.container.ModuleList"
 
 INT = "builtins.int"
 BOOL = "builtins.bool"
+FLOAT = "builtins.float"
 STR = "builtins.str"
 TUPLE = "builtins.tuple"
 LIST = "builtins.list"

@@ -25,8 +25,30 @@ elements, so an `nn.ModuleList` keeps it only for elements whose call can give a
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from mypy.nodes import ARG_POS, ARG_STAR
+from mypy.checker import TypeChecker
+from mypy.join import join_types
+from mypy.literals import literal, literal_hash
+from mypy.nodes import LITERAL_TYPE
+from mypy.nodes import (
+    ARG_POS,
+    ARG_STAR,
+    AssignmentStmt,
+    CallExpr,
+    Context,
+    Expression,
+    IndexExpr,
+    ListExpr,
+    MemberExpr,
+    OperatorAssignmentStmt,
+    OpExpr,
+    RefExpr,
+    TupleExpr,
+    TypeInfo,
+    Var,
+)
+from mypy.subtypes import is_proper_subtype
 from mypy.plugin import AttributeContext, FunctionContext, FunctionSigContext, MethodContext, MethodSigContext
 from mypy.type_visitor import TypeTranslator
 from mypy.types import (
@@ -147,21 +169,60 @@ def assigned_attribute_hook(ctx: AttributeContext, lookup: Lookup) -> Type:
     return loosen(ctx.default_attr_type, Scope(lookup))
 
 
-CONTAINER_MUTATORS = frozenset(
-    f"builtins.{name}"
-    for name in (
-        "list.append",
-        "list.extend",
-        "list.insert",
-        "list.__setitem__",
-        "list.__iadd__",
-        "dict.__setitem__",
-        "dict.update",
-        "dict.setdefault",
-        "set.add",
-        "set.update",
-    )
+_CONTAINER = "torch.nn.modules.container."
+
+
+@dataclass(frozen=True)
+class _Mutation:
+    """How a mutating method puts elements in its receiver."""
+
+    element: int  # the receiver's type argument that is the element type
+    argument: int  # the call argument that holds the new element(s)
+    kind: str  # "one" element, "many" (an iterable of them), or a "mapping" of them
+
+
+CONTAINER_MUTATORS: dict[str, _Mutation] = {
+    **{f"builtins.list.{m}": _Mutation(0, 0, "one") for m in ("append",)},
+    **{f"builtins.list.{m}": _Mutation(0, 1, "one") for m in ("insert", "__setitem__")},
+    **{f"builtins.list.{m}": _Mutation(0, 0, "many") for m in ("extend", "__iadd__")},
+    **{f"builtins.dict.{m}": _Mutation(1, 1, "one") for m in ("__setitem__", "setdefault")},
+    "builtins.dict.update": _Mutation(1, 0, "mapping"),
+    "builtins.set.add": _Mutation(0, 0, "one"),
+    "builtins.set.update": _Mutation(0, 0, "many"),
+    **{f"{_CONTAINER}ModuleList.{m}": _Mutation(0, 0, "one") for m in ("append",)},
+    **{f"{_CONTAINER}ModuleList.{m}": _Mutation(0, 1, "one") for m in ("insert", "__setitem__")},
+    **{f"{_CONTAINER}ModuleList.{m}": _Mutation(0, 0, "many") for m in ("extend", "__iadd__")},
+}
+"""Methods that put elements into a container whose type mypy inferred from its first elements."""
+
+SEQUENTIAL_MUTATORS = frozenset(
+    {"append", "insert", "extend", "pop", "__setitem__", "__delitem__", "__iadd__", "__imul__", "add_module", "register_module"}
 )
+"""Methods that change the layers of an `nn.Sequential`."""
+
+
+def mutation_kind(owner: TypeInfo | None, method: str, fullname: str) -> str | None:
+    """Which mutation `fullname` is, for `mutation_hook`: "sequential", "container", or None."""
+    if owner is not None and owner.has_base(_names.SEQUENTIAL) and method in SEQUENTIAL_MUTATORS:
+        return "sequential"
+    if fullname in CONTAINER_MUTATORS:
+        return "container"
+    if owner is not None and owner.has_base(_names.MODULE_LIST):
+        return "container" if f"{_names.MODULE_LIST}.{method}" in CONTAINER_MUTATORS else None
+    return None
+
+
+def _sized(t: Type) -> bool:
+    """An element type whose sizes mypy would hold against other elements: a sized torch class
+    (`Linear[4, 8]`, `Tensor[3]`), a user's generic module (`Block[4]`), a `Dim`, or a container of them."""
+    if has_sizes(t):
+        return True
+    p = get_proper_type(t)
+    if isinstance(p, Instance):
+        if p.type.type_vars and p.type.has_base(_names.MODULE) and not all(map(_is_any, p.args)):
+            return True
+        return any(_sized(a) for a in p.args if not isinstance(a, UnpackType))
+    return False
 
 
 def container_mutation_hook(ctx: MethodSigContext, lookup: Lookup) -> CallableType:
@@ -169,13 +230,153 @@ def container_mutation_hook(ctx: MethodSigContext, lookup: Lookup) -> CallableTy
 
     mypy types a container by its first elements (`outs = [torch.zeros(3)]`), and code
     puts tensors of other shapes (modules of other sizes) in later; that is no error.
+    (`mutation_hook` then widens the container's own type to take them.)
     """
     receiver = get_proper_type(ctx.type)
     signature = ctx.default_signature
-    if not (isinstance(receiver, Instance) and any(has_sizes(arg) for arg in receiver.args)):
+    if not (isinstance(receiver, Instance) and any(_sized(arg) for arg in receiver.args)):
         return signature
+    return signature.copy_modified(arg_types=[t.accept(_AnySizes(Scope(lookup))) for t in signature.arg_types])
+
+
+class _AnySizes(TypeTranslator):
+    """Every generic instance with `Any` type arguments: a module or tensor of any sizes."""
+
+    def __init__(self, scope: Scope) -> None:
+        super().__init__()
+        self.scope = scope
+
+    def visit_instance(self, t: Instance, /) -> Type:
+        if t.type.fullname == _names.DIM:
+            return self.scope.instance(_names.INT)
+        if t.type.type_vars and t.type.fullname not in (_names.LIST, _names.TUPLE, "builtins.dict", "builtins.set"):
+            return t.copy_modified(args=[_any_argument(v, self.scope) for v in t.type.defn.type_vars])
+        return super().visit_instance(t)
+
+    def visit_type_alias_type(self, t: TypeAliasType, /) -> Type:
+        if t.is_recursive:
+            return t
+        return get_proper_type(t).accept(self)
+
+
+def mutation_hook(ctx: MethodContext, kind: str, method: str, lookup: Lookup) -> Type:
+    """After `blocks.append(nn.Linear(8, 2))` on a `list[Linear[4, 8]]`, the list is a
+    `list[Linear[Any, Any]]`: its elements' types join to unknown sizes (SHAPES.md §6).
+
+    mypy keeps a container's inferred type when code adds elements of other sizes (the
+    signature accepts them, `container_mutation_hook`); an element read back would have
+    the first one's sizes, a wrong shape.  So the variable (or attribute) holding the
+    container is retyped: its element type joined with the new one's, class by class
+    (sizes that differ are `Any`).  An `nn.Sequential` whose layers change (`append`,
+    `add_module`, ...) has layers of unknown sizes from then on: calling it no longer
+    passes its input through as if it were still empty.
+    """
+    receiver = get_proper_type(ctx.type)
+    if not isinstance(receiver, Instance):
+        return ctx.default_return_type
     scope = Scope(lookup)
-    return signature.copy_modified(arg_types=[loosen(t, scope) for t in signature.arg_types])
+    if kind == "sequential":
+        if not has_sizes(receiver):
+            return ctx.default_return_type
+        changed = receiver.copy_modified(args=[_any_argument(v, scope) for v in receiver.type.defn.type_vars])
+    else:
+        base = _names.MODULE_LIST if receiver.type.has_base(_names.MODULE_LIST) else receiver.type.mro[0].fullname
+        mutation = CONTAINER_MUTATORS.get(f"{base}.{method}") or CONTAINER_MUTATORS.get(f"builtins.{receiver.type.name}.{method}")
+        if mutation is None or len(receiver.args) <= mutation.element or not _sized(receiver.args[mutation.element]):
+            return ctx.default_return_type
+        element = receiver.args[mutation.element]
+        joined = element
+        if mutation.argument < len(ctx.arg_types):
+            for actual, expr in zip(ctx.arg_types[mutation.argument], ctx.args[mutation.argument]):
+                for item in _elements(ctx, actual, expr, mutation.kind):
+                    joined = _join_sizes(joined, item)
+        if joined is element:
+            return ctx.default_return_type
+        args = list(receiver.args)
+        args[mutation.element] = joined
+        changed = receiver.copy_modified(args=args)
+    _retype(ctx, changed)
+    default = get_proper_type(ctx.default_return_type)
+    return changed if isinstance(default, Instance) and default.type == receiver.type else ctx.default_return_type
+
+
+def _elements(ctx: MethodContext, t: Type, expr: Expression, kind: str) -> list[Type]:
+    """The elements an argument adds: itself, or the items of an iterable (the values of a mapping).
+
+    A literal list or tuple is read item by item: its own type was inferred in the context of
+    the (loosened) parameter, which says nothing of the items' sizes.
+    """
+    if kind == "one":
+        return [t]
+    api = ctx.api
+    if kind == "many" and isinstance(expr, (ListExpr, TupleExpr)) and isinstance(api, TypeChecker):
+        types = [api.lookup_type_or_none(item) for item in expr.items]
+        if all(item is not None for item in types):
+            return [item for item in types if item is not None]
+    p = get_proper_type(t)
+    if isinstance(p, TupleType):
+        return list(p.items)
+    if isinstance(p, Instance) and p.args:
+        return [p.args[1 if kind == "mapping" and len(p.args) > 1 else 0]]
+    return []
+
+
+def _join_sizes(element: Type, new: Type) -> Type:
+    """`element`, or where `new` does not fit it, the two joined: same class with the type arguments
+    that differ `Any` (`Linear[4, 8]` and `Linear[8, 2]` give `Linear[Any, Any]`), else mypy's join."""
+    if is_proper_subtype(new, element):
+        return element
+    e, n = get_proper_type(element), get_proper_type(new)
+    if isinstance(e, Instance) and isinstance(n, Instance) and e.type == n.type and len(e.args) == len(n.args):
+        args = [a if a == b else _any_like(a) for a, b in zip(e.args, n.args)]
+        return e.copy_modified(args=args)
+    return join_types(element, new)
+
+
+def _any_like(arg: Type) -> Type:
+    if isinstance(arg, UnpackType):
+        inner = get_proper_type(arg.type)
+        if isinstance(inner, Instance) and inner.type.fullname == _names.TUPLE:
+            return UnpackType(inner.copy_modified(args=[_ANY]))
+        if isinstance(inner, TupleType):
+            return UnpackType(inner.partial_fallback.copy_modified(args=[_ANY]))
+    return _ANY
+
+
+def _retype(ctx: MethodContext, changed: Instance) -> None:
+    """Give the variable or attribute the mutated container is read from the type `changed`."""
+    api = ctx.api
+    receiver = _receiver_expr(ctx.context)
+    if not isinstance(api, TypeChecker) or not isinstance(receiver, RefExpr):
+        return
+    var = receiver.node
+    if isinstance(receiver, MemberExpr) and not isinstance(var, Var):  # `self.blocks`: the class's attribute
+        owner = get_proper_type(api.lookup_type_or_none(receiver.expr))
+        found = owner.type.get(receiver.name) if isinstance(owner, Instance) else None
+        var = found.node if found is not None else None
+    if isinstance(var, Var) and var.is_inferred and not var.is_final and var.type is not None:
+        if isinstance(get_proper_type(var.type), Instance):
+            var.type = changed
+    if literal(receiver) == LITERAL_TYPE:
+        api.binder.put(receiver, changed)
+        key = literal_hash(receiver)
+        if key is not None and key in api.binder.declarations:
+            api.binder.declarations[key] = changed
+
+
+def _receiver_expr(context: Context) -> Expression | None:
+    """The container a mutating call acts on: `blocks` in `blocks.append(m)`, `blocks[i] = m`, `blocks += ms`."""
+    if isinstance(context, CallExpr) and isinstance(context.callee, MemberExpr):
+        return context.callee.expr
+    if isinstance(context, IndexExpr):
+        return context.base
+    if isinstance(context, OpExpr):
+        return context.left
+    if isinstance(context, OperatorAssignmentStmt):
+        return context.lvalue
+    if isinstance(context, AssignmentStmt) and len(context.lvalues) == 1 and isinstance(context.lvalues[0], IndexExpr):
+        return context.lvalues[0].base
+    return None
 
 
 def module_list_hook(ctx: FunctionContext, lookup: Lookup, shaped_call: Callable[[Instance], bool]) -> Type:
@@ -183,10 +384,32 @@ def module_list_hook(ctx: FunctionContext, lookup: Lookup, shaped_call: Callable
     result = get_proper_type(ctx.default_return_type)
     if not (isinstance(result, Instance) and len(result.args) == 1):
         return ctx.default_return_type
+    joined = _joined_items(ctx)
+    if joined is not None:  # `[nn.Linear(16, 32), nn.Linear(32, 8)]`: `Linear[Any, Any]`, not mypy's `Module`
+        result = result.copy_modified(args=[joined])
     element = get_proper_type(result.args[0])
     if isinstance(element, Instance) and (shaped_call(element) or element.type.has_readable_member("__iter__")):
-        return ctx.default_return_type  # a shape to keep, or a container to unpack (`for attn, ff in layers`)
+        return result  # a shape to keep, or a container to unpack (`for attn, ff in layers`)
     return result.copy_modified(args=[Scope(lookup).instance(_names.MODULE)])
+
+
+def _joined_items(ctx: FunctionContext) -> Type | None:
+    """The modules of a literal list or tuple argument joined class by class (sizes that differ are
+    unknown), where they are all of one class; None otherwise."""
+    if len(ctx.args) != 1 or len(ctx.args[0]) != 1 or not isinstance(ctx.args[0][0], (ListExpr, TupleExpr)):
+        return None
+    api = ctx.api
+    if not isinstance(api, TypeChecker):
+        return None
+    items = [get_proper_type(api.lookup_type_or_none(item)) for item in ctx.args[0][0].items]
+    first = items[0] if items else None
+    if not isinstance(first, Instance) or not all(isinstance(i, Instance) and i.type == first.type for i in items):
+        return None
+    joined: Type = first
+    for item in items[1:]:
+        assert item is not None
+        joined = _join_sizes(joined, item)
+    return joined
 
 
 def torch_when_unknown(hook: Callable[..., Type]) -> Callable[..., Type]:

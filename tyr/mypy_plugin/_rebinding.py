@@ -7,23 +7,56 @@ overlaps every size, so after `x = self.fc(x)` (a `Linear` built from plain ints
 a read of `x` would give `Tensor[B, T, D] | Tensor[B, T, Any]`: the old shape comes
 back and fails a later check (`return x` against `Tensor[B, T, V]`).
 
+Worse, a member of the union that the value only overlaps is narrowed by meeting
+the two: after `q = q.transpose(1, 2)` with `q` declared `Tensor[B, T, Any, Any]`, a
+read would give `Tensor[B, T, T, Any]`, a shape that is wrong.
+
 So when a hook's result is a tensor not fully known, and the call is the value
-assigned to a name (`x = <call>`), tyr drops from that name's declared type the
-tensor shapes the new value overlaps.  mypy then narrows a read to exactly the new
-value, and the name's shape is unknown from there on.  Members the value does not
-overlap (another rank, other known sizes) stay: another path may still hold them.
-The name's own variable is what mypy widens on such assignments anyway
-(`TypeChecker.check_assignment`); tyr only does it the other way round.
+assigned to a name (`x = <call>`, one item of a tuple assignment: `q, k =
+q.transpose(1, 2), k.transpose(1, 2)`, `q, k = rotate(q, k)`, or a branch of a
+conditional value), and the value would meet a tensor member of the name's declared
+type, tyr replaces the declared type's tensor members by the tensor of unknown shape.
+Narrowing that by any value gives the value exactly: a read gives what was last
+assigned, in this statement's other reads the old value, and after branches that
+assign different shapes their union (or, where one branch assigned nothing, the
+unknown shape).  The name's own variable is what mypy widens on such assignments anyway
+(`TypeChecker.check_assignment`); tyr only does it the other way round.  A name
+assigned from this one later (`q = k`: no hook runs there) would narrow the same
+way, so its declared type is loosened too (where it has one by then).
 """
 
 from __future__ import annotations
 
+from typing import Union
+
+from mypy.binder import CurrentType
 from mypy.checker import TypeChecker
 from mypy.literals import literal_hash
-from mypy.nodes import AssignmentStmt, Expression, FuncItem, MypyFile, NameExpr, Statement, Var
-from mypy.plugin import FunctionContext, MethodContext
-from mypy.subtypes import is_subtype
-from mypy.types import AnyType, Instance, Type, TypeVarTupleType, UnionType, UnpackType, get_proper_type
+from mypy.nodes import (
+    AssignmentStmt,
+    ConditionalExpr,
+    Expression,
+    FuncItem,
+    ListExpr,
+    MypyFile,
+    NameExpr,
+    StarExpr,
+    TupleExpr,
+    Var,
+)
+from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
+from mypy.subtypes import is_proper_subtype, is_subtype
+from mypy.types import (
+    AnyType,
+    Instance,
+    TupleType,
+    Type,
+    TypeOfAny,
+    TypeVarTupleType,
+    UnionType,
+    UnpackType,
+    get_proper_type,
+)
 
 from tyr.mypy_plugin import _names
 from tyr.mypy_plugin._statements import walk
@@ -31,59 +64,229 @@ from tyr.mypy_plugin._statements import walk
 _SHAPED = (_names.TENSOR,)
 
 
+Target = Union[NameExpr, TupleExpr, ListExpr]
+"""What an expression is assigned to: a name, or a tuple of targets that unpacks it."""
+
+
+class _Body:
+    """The assignments of one function (or module) body that `settle` follows."""
+
+    def __init__(self, owner: FuncItem | MypyFile) -> None:
+        self.owner = owner
+        self.targets: dict[int, Target] = {}  # the id of a value expression: what it is assigned to
+        self.aliases: dict[int, list[NameExpr]] = {}  # the id of a variable: names assigned from it (`q = k`)
+        self.branches: set[int] = set()  # the ids of values that are a branch of a conditional value
+        for stmt in walk(owner.body.body if isinstance(owner, FuncItem) else owner.defs):
+            if isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1 and stmt.type is None:
+                self._pair(stmt.lvalues[0], stmt.rvalue)
+
+    def _pair(self, target: Expression, value: Expression) -> None:
+        if isinstance(value, ConditionalExpr):  # `x = f(x) if c else g(x)`: either branch is the value
+            self.branches |= {id(value.if_expr), id(value.else_expr)}
+            self._pair(target, value.if_expr)
+            self._pair(target, value.else_expr)
+        elif isinstance(target, NameExpr):
+            if isinstance(value, NameExpr) and isinstance(value.node, Var) and value.node is not target.node:
+                self.aliases.setdefault(id(value.node), []).append(target)
+            else:
+                self.targets[id(value)] = target
+        elif isinstance(target, (TupleExpr, ListExpr)) and not any(isinstance(t, StarExpr) for t in target.items):
+            if isinstance(value, (TupleExpr, ListExpr)):  # `q, k = f(q), g(k)`: mypy assigns item by item
+                if len(value.items) == len(target.items) and not any(isinstance(v, StarExpr) for v in value.items):
+                    for t, v in zip(target.items, value.items):
+                        self._pair(t, v)
+            else:  # `q, k = f(q, k)`: the result's items, in order
+                self.targets[id(value)] = target
+
+
 class Assignments:
-    """For each function (or module) body, which name each assigned expression is assigned to."""
+    """For each function (or module) body, what each assigned expression is assigned to."""
 
     def __init__(self) -> None:
-        self._by_body: dict[int, tuple[object, dict[int, NameExpr]]] = {}
+        self._by_body: dict[int, _Body] = {}
 
     def clear(self) -> None:
         self._by_body.clear()
 
-    def target(self, api: TypeChecker, value: Expression) -> NameExpr | None:
-        """The name `value` is assigned to (`x = value`), if it is the whole value of such an assignment."""
+    def body(self, api: TypeChecker) -> _Body:
         owner: FuncItem | MypyFile = api.scope.current_function() or api.tree
         known = self._by_body.get(id(owner))
-        if known is None or known[0] is not owner:
-            found: dict[int, NameExpr] = {}
-            _collect(owner.body.body if isinstance(owner, FuncItem) else owner.defs, found)
-            known = self._by_body[id(owner)] = (owner, found)
-        return known[1].get(id(value))
-
-
-def _collect(statements: list[Statement], found: dict[int, NameExpr]) -> None:
-    for stmt in walk(statements):
-        if isinstance(stmt, AssignmentStmt):
-            if len(stmt.lvalues) == 1 and isinstance(stmt.lvalues[0], NameExpr) and stmt.type is None:
-                found[id(stmt.rvalue)] = stmt.lvalues[0]
+        if known is None or known.owner is not owner:
+            known = self._by_body[id(owner)] = _Body(owner)
+        return known
 
 
 def settle(ctx: FunctionContext | MethodContext, result: Type, assignments: Assignments) -> Type:
-    """`result`, after making the name it is assigned to (if any) forget the shapes it overlaps."""
-    if not isinstance(ctx.api, TypeChecker) or not _partly_unknown(result):
+    """`result`, after making the names it is assigned to (if any) forget the shapes it overlaps.
+
+    The value is assigned to `x` in `x = value` (or `x = value if c else ...`), to `q` in
+    `q, k = value, other`, to `q` and `k` in `q, k = value`.
+    """
+    if not isinstance(ctx.api, TypeChecker):
         return result
-    target = assignments.target(ctx.api, ctx.context)  # type: ignore[arg-type]
-    var = target.node if target is not None else None
-    if target is None or not isinstance(var, Var) or var.type is None or var.is_final:
-        return result
-    if not (var.is_inferred or var.is_argument):
-        return result  # declared with an annotation: the user's declaration stands
+    body = assignments.body(ctx.api)
+    target = body.targets.get(id(ctx.context))
+    if target is not None:
+        # In a conditional value the other branch may still read the old value, from the frames
+        # around it: those are joined only where the whole value is assigned.
+        _settle(ctx.api, body, target, result, join=id(ctx.context) not in body.branches)
+    return result
+
+
+def failed_attempt(api: CheckerPluginInterface) -> bool:
+    """Whether the call being typed has errors that mypy may be collecting to throw away: an item of
+    an overloaded callee that does not match (`view(dtype)` for `x.view(())`).  mypy runs the hook
+    for such an item too, but its result is not the value assigned.  (Read before the hook runs:
+    an error the hook reports itself is no sign of that.)"""
+    if not isinstance(api, TypeChecker):
+        return False
+    watchers = api.msg.errors._watchers  # the error filters mypy has open (it has no public accessor)
+    return bool(watchers) and watchers[-1].has_new_errors()
+
+
+def _settle(api: TypeChecker, body: _Body, target: Target, result: Type, *, join: bool = True) -> None:
+    if not isinstance(target, NameExpr):
+        items = get_proper_type(result)
+        if isinstance(items, TupleType) and len(items.items) == len(target.items):
+            for t, item in zip(target.items, items.items):
+                if isinstance(t, (NameExpr, TupleExpr, ListExpr)):
+                    _settle(api, body, t, item, join=join)
+        return
+    var = target.node
+    if not isinstance(var, Var):
+        return
+    if isinstance(get_proper_type(result), AnyType):  # torch's `Any` (a module tyr knows nothing of)
+        _forget_shapes(api, target, var)
+        if join:
+            _join_paths(api, target, result)
+        return
+    if not _is_tensor(result):
+        return
+    if join and _partly_unknown(result):
+        _join_paths(api, target, result)
+    loose = _loosened(api, var, result)
+    # Where the value is a proper subtype of the rewritten type, mypy does not widen that by
+    # the value and checks the assignment against the name's type before the rewrite: rewrite
+    # only where that check holds.
+    if loose is not None and (
+        not is_proper_subtype(result, loose)
+        or var.type is not None and is_subtype(result, api.expr_checker.narrow_type_from_binder(target, var.type))
+    ):
+        _declare(api, target, var, loose)
+    # `q = k` later: mypy narrows `q`'s declared type by `k`'s value, which would meet the
+    # members of `q`'s that this value overlaps in the same way; loosen those now.
+    for alias in body.aliases.get(id(var), []):
+        other = alias.node
+        if isinstance(other, Var):
+            loose = _loosened(api, other, result)
+            if loose is not None:
+                _declare(api, alias, other, loose)
+
+
+def _join_paths(api: TypeChecker, target: NameExpr, result: Type) -> None:
+    """Where the name is rebound to a value of unknown sizes inside a branch or a loop, the paths
+    that do not run the assignment (no iteration, the branch not taken) join it when they meet:
+    their shape for the name becomes what it shares with the new value (`Tensor[B, 16]` and
+    `Tensor[B, Any]` share `Tensor[B, Any]`).  So after `for layer in layers: x = layer(x)` the
+    shape of `x` is no union of the old and the new that a later check fails on (§6).
+    """
+    key = literal_hash(target)
+    if key is None:
+        return
+    for frame in api.binder.frames[:-1]:
+        current = frame.types.get(key)
+        if current is not None:
+            frame.types[key] = CurrentType(_shared(current.type, result, api), current.from_assignment)
+
+
+def _shared(old: Type, new: Type, api: TypeChecker) -> Type:
+    """What a tensor type `old` shares with `new`: the sizes both have, the others unknown."""
+    p, n = get_proper_type(old), get_proper_type(new)
+    if isinstance(p, UnionType):
+        return UnionType.make_union([_shared(item, new, api) for item in p.items])
+    if not (isinstance(p, Instance) and _is_tensor(p)):
+        return old
+    if not isinstance(n, Instance) or len(p.args) != len(n.args) or any(
+        isinstance(a, UnpackType) for a in (*p.args, *n.args)
+    ):
+        return _unknown_rank(api, p)
+    return p.copy_modified(args=[a if a == b else AnyType(TypeOfAny.special_form) for a, b in zip(p.args, n.args)])
+
+
+def _forget_shapes(api: TypeChecker, target: NameExpr, var: Var) -> None:
+    """`x = layer(x)` with a result typed `Any`: `x` is a tensor of unknown shape from there on, never
+    a union of its old shapes and `Any` that fails a later check."""
+    if var.type is None or var.is_final or not (var.is_inferred or var.is_argument):
+        return
     declared = get_proper_type(var.type)
     items = declared.items if isinstance(declared, UnionType) else [declared]
-    kept = [item for item in items if not _stale(item, result)]
-    if len(kept) == len(items):
-        return result
-    # With `result` in the declared type mypy does not widen it, and checks the assignment
-    # against the name's current type instead: rewrite only where that check holds.
-    current = ctx.api.expr_checker.narrow_type_from_binder(target, var.type)
-    if not is_subtype(result, current):
-        return result
-    var.type = UnionType.make_union([*kept, result])
-    key = literal_hash(target)
-    binder = ctx.api.binder
-    if key is not None and key in binder.declarations:
-        binder.declarations[key] = var.type
-    return result
+    tensors = [t for t in map(get_proper_type, items) if isinstance(t, Instance) and _is_tensor(t)]
+    bare = [_unknown_rank(api, t) for t in tensors[:1]]
+    if not tensors or all(t == bare[0] for t in tensors):
+        return
+    _declare(api, target, var, UnionType.make_union([*(item for item in items if not _is_tensor(item)), *bare]))
+
+
+def _unknown_rank(api: TypeChecker, tensor: Instance) -> Instance:
+    """The tensor of unknown shape, of `tensor`'s class."""
+    anything = AnyType(TypeOfAny.special_form)
+    return tensor.copy_modified(args=[UnpackType(api.named_generic_type(_names.TUPLE, [anything]))])
+
+
+def _loosened(api: TypeChecker, var: Var, result: Type) -> Type | None:
+    """The declared type `var` needs once `result` is assigned to it; None when it needs no change.
+
+    A partly unknown `result` that would meet a tensor member of the declared type replaces
+    all its tensor members by the tensor of `result`'s rank with every size unknown (of
+    unknown rank, if `result`'s is unknown): narrowed by any value of that rank, it gives
+    the value exactly.  Such a member, met with a value of another rank, would give a
+    tensor of no valid shape: a result of another rank replaces it too.
+
+    Only a variable whose declared type mypy inferred from what was assigned (or a parameter's)
+    is rewritten: a declaration the user wrote stands.
+    """
+    if var.type is None or var.is_final or not (var.is_inferred or var.is_argument):
+        return None
+    declared = get_proper_type(var.type)
+    items = declared.items if isinstance(declared, UnionType) else [declared]
+    tensors = [item for item in items if _is_tensor(item)]
+    stale = _partly_unknown(result) and any(_stale(item, result) for item in tensors)
+    loose = _unknown_sizes(api, result)
+    if not stale and not any(_is_unknown_sizes(item) and item != loose for item in tensors):
+        return None
+    return UnionType.make_union([*(item for item in items if not _is_tensor(item)), loose])
+
+
+def _declare(api: TypeChecker, name: NameExpr, var: Var, declared: Type) -> None:
+    var.type = declared
+    key = literal_hash(name)
+    if key is not None and key in api.binder.declarations:
+        api.binder.declarations[key] = declared
+
+
+def _unknown_sizes(api: TypeChecker, result: Type) -> Instance:
+    """The tensor of `result`'s rank with every size unknown (`Tensor[Any, Any, Any]`), or of
+    unknown rank where `result`'s is."""
+    p = get_proper_type(result)
+    assert isinstance(p, Instance)
+    if any(isinstance(arg, UnpackType) for arg in p.args):
+        return _unknown_rank(api, p)
+    return p.copy_modified(args=[AnyType(TypeOfAny.special_form) for _ in p.args])
+
+
+def _is_unknown_sizes(item: Type) -> bool:
+    """A tensor of known rank whose sizes are all unknown: what `_loosened` declares."""
+    p = get_proper_type(item)
+    return (
+        isinstance(p, Instance)
+        and bool(p.args)
+        and all(not isinstance(a, UnpackType) and isinstance(get_proper_type(a), AnyType) for a in p.args)
+    )
+
+
+def _is_tensor(item: Type) -> bool:
+    p = get_proper_type(item)
+    return isinstance(p, Instance) and p.type.fullname in _SHAPED
 
 
 def _stale(item: Type, result: Type) -> bool:

@@ -31,6 +31,7 @@ from tyr.shape_rules.conv import (
     interpolate,
     pad,
     pool_nd,
+    pool_nd_unknown,
     pool_output_size,
     unfold_patches,
 )
@@ -211,6 +212,7 @@ __all__ = [
     "interpolate",
     "pad",
     "pool_nd",
+    "pool_nd_unknown",
     "pool_output_size",
     "unfold_patches",
     # nn.functional

@@ -394,6 +394,18 @@ def pool_nd(
     return (*batch, channels, *out)
 
 
+def pool_nd_unknown(input: MaybeShape, *, n: int = 2, kind: Literal["max", "avg"] = "max") -> MaybeShape:
+    """`pool_nd` whose kernel, stride, padding or dilation is an int of unknown value.
+
+    The input is checked as it is for every kernel (its rank, no empty dim but the batch), and
+    the spatial sizes of the result are unknown.
+    """
+    out = pool_nd(input, 1, n=n, kind=kind)
+    if out is None or variadic_index(out) is not None:
+        return out
+    return (*out[: len(out) - n], *(None,) * n)
+
+
 def adaptive_pool_nd(
     input: MaybeShape,
     output_size: SizeArg | Unknown | Sequence[SizeArg | Unknown],

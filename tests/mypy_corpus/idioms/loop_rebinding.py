@@ -13,7 +13,8 @@ B = TypeVar("B")
 def run(x: Tensor[B, 16], blocks: nn.ModuleList) -> None:
     for block in blocks:
         x = block(x)
-    reveal_type(x)  # N: Revealed type is "torch._tensor.Tensor[B, Literal[16]] | Any"
+    reveal_type(x)  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]] | Any"
+    x.view(-1)  # no union with the old shape left behind: x's shape is unknown after the loop
     layers = [nn.Linear(16, 16), nn.Linear(16, 16)]
     y = torch.zeros(3, 16)
     for layer in layers:

@@ -50,7 +50,7 @@ class Head(nn.Module, Generic[D, V]):
     def only_sometimes(self, x: Tensor[B, T, D], flag: bool) -> Tensor[B, T, D]:
         if flag:
             x = self.out(x)
-        reveal_type(x)  # N: Revealed type is "torch._tensor.Tensor[B, T, Any] | torch._tensor.Tensor[B, T, D]"
+        reveal_type(x)  # N: Revealed type is "torch._tensor.Tensor[B, T, Any]"
         return x
 
 
