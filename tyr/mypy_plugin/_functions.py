@@ -591,17 +591,20 @@ def _elementwise_loss(same_shape: bool) -> FunctionHandler:
 
 
 def _attention(call: Call) -> Type:
-    return call.tensor(
-        nnf.scaled_dot_product_attention(
-            call.tensor_arg("query"),
-            call.tensor_arg("key"),
-            call.tensor_arg("value"),
-            _optional(call, "attn_mask"),
-            call.bool_arg("is_causal", default=False),
-            call.bool_arg("enable_gqa", default=False),
-            has_mask=_given(call, "attn_mask"),
-        )
-    )
+    q, k, v = call.tensor_arg("query"), call.tensor_arg("key"), call.tensor_arg("value")
+    mask, has_mask = _optional(call, "attn_mask"), _given(call, "attn_mask")
+    causal = call.bool_arg("is_causal", default=False)
+    try:
+        gqa = call.bool_arg("enable_gqa", default=False)
+    except NotKnown:  # `enable_gqa=h != kv`: the shape that every value torch accepts gives, if they agree
+        shapes = []
+        for choice in (False, True):
+            try:
+                shapes.append(nnf.scaled_dot_product_attention(q, k, v, mask, causal, choice, has_mask=has_mask))
+            except ShapeRuleError:
+                continue
+        return call.tensor(shapes[0] if shapes and all(s == shapes[0] for s in shapes) else None)
+    return call.tensor(nnf.scaled_dot_product_attention(q, k, v, mask, causal, gqa, has_mask=has_mask))
 
 
 def _dropout(call: Call) -> Type:
