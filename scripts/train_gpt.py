@@ -19,17 +19,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, TypeVar
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 
-from tyr import Tensor
+from tyr import Integer, Tensor
 from tyr.data import Batch, Manifest, Tokenizer
 from tyr.models import GPT, GPTConfig
 from tyr.models.gpt import Position
 from tyr.train import TrainConfig, parse_config, train
+
+B = TypeVar("B")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -80,10 +83,12 @@ class GPTTask:
         mean: Tensor[()] = loss
         return mean
 
-    def eval_nats(self, model: nn.Module, batch: Batch[Any, Any], generator: torch.Generator) -> tuple[Tensor[()], Tensor]:
+    def eval_nats(
+        self, model: nn.Module, batch: Batch[B, T], generator: torch.Generator
+    ) -> tuple[Tensor[B, T], Annotated[Tensor[B, T], Integer]]:
         logits, _ = model(batch.inputs)
-        nats: Tensor[()] = F.cross_entropy(logits.flatten(0, 1), batch.targets.flatten(), reduction="sum")
-        return nats, batch.targets
+        nats = F.cross_entropy(logits.flatten(0, 1), batch.targets.flatten(), reduction="none")
+        return nats.view_as(batch.targets), batch.targets
 
     def metrics(self, val: Mapping[str, float]) -> dict[str, float]:
         return {}

@@ -16,6 +16,7 @@ from torch import nn
 
 from tyr import Dim, Integer, Tensor, checked
 from tyr.models.rotary import Rotary
+from tyr.models.sampling import next_token
 
 B = TypeVar("B")
 T = TypeVar("T")
@@ -230,10 +231,5 @@ class GPT(nn.Module, Generic[V, C]):
         for _ in range(max_new_tokens):
             context = idx[:, -self.config.block_size :]
             logits, _ = self(context)
-            logits = logits[:, -1, :] / temperature
-            if top_k is not None:
-                kth = torch.topk(logits, min(top_k, logits.size(-1))).values[:, [-1]]
-                logits = logits.masked_fill(logits < kth, float("-inf"))
-            probs = F.softmax(logits, dim=-1)
-            idx = torch.cat((idx, torch.multinomial(probs, num_samples=1, generator=generator)), dim=1)
+            idx = torch.cat((idx, next_token(logits[:, -1, :], temperature, top_k, generator)), dim=1)
         return idx

@@ -227,7 +227,9 @@ class Binder:
                         if mentions_shapes(p_arg):
                             self.pair(p_arg, a_arg, where)
                         elif self._is_size_argument(p_arg):  # `Rotary[Hd]`: Hd is a size of this call
-                            self.match_size(self.scope.size_of(p_arg), self.scope.size_of(a_arg), where, None)
+                            pattern = self.scope.size_of(p_arg)
+                            if pattern is not None:
+                                self.match_size(pattern, self.scope.size_of(a_arg), where, None)
             elif isinstance(a, TupleType) and len(p.args) == 1:
                 for item in a.items:  # a tuple literal passed as a Sequence[Tensor[...]]
                     self.pair(p.args[0], item, where)

@@ -2,7 +2,8 @@
 
 - :class:`AdamW` — bit-identical to ``torch.optim.AdamW(foreach=False)``.
 - :class:`Muon` — Newton–Schulz-orthogonalised momentum for hidden matrices, AdamW
-  for embeddings, head and gains; the split is decided by parameter role.
+  for embeddings, head and gains; the split is decided by parameter role
+  (:func:`role_param_groups`: a learning rate per role), the momentum can warm up.
 - :class:`ShardedAdamW` — AdamW with state sharded over ``torch.distributed`` ranks (ZeRO-1).
 - :func:`clip_grad_norm_` / :func:`grad_norm` — global-norm gradient clipping.
 
@@ -14,7 +15,16 @@ matrices are decayed.
 from tyr.optim._params import Params, weight_decay_groups
 from tyr.optim.adamw import AdamW, adamw_update_
 from tyr.optim.clip import clip_grad_norm_, grad_norm
-from tyr.optim.muon import CUBIC, QUINTIC, Muon, is_embedding_or_head, muon_param_groups, orthogonalize
+from tyr.optim.muon import (
+    CUBIC,
+    QUINTIC,
+    Muon,
+    Role,
+    is_embedding_or_head,
+    muon_param_groups,
+    orthogonalize,
+    role_param_groups,
+)
 from tyr.optim.sharded import ShardedAdamW
 
 __all__ = [
@@ -23,6 +33,7 @@ __all__ = [
     "AdamW",
     "Muon",
     "Params",
+    "Role",
     "ShardedAdamW",
     "adamw_update_",
     "clip_grad_norm_",
@@ -30,5 +41,6 @@ __all__ = [
     "is_embedding_or_head",
     "muon_param_groups",
     "orthogonalize",
+    "role_param_groups",
     "weight_decay_groups",
 ]
