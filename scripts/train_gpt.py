@@ -26,7 +26,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from tyr import Integer, Tensor
-from tyr.data import Batch, Manifest, Tokenizer
+from tyr.data import Batch, Manifest, Tokenizer, decode_documents
 from tyr.models import GPT, GPTConfig
 from tyr.models.gpt import Position
 from tyr.train import TrainConfig, parse_config, train
@@ -100,18 +100,7 @@ class GPTTask:
         prompt = torch.full((1, 1), tokenizer.bos_id, device=device)
         ids = model.generate(prompt, config.sample_tokens, temperature=config.temperature, top_k=config.top_k or None,
                              generator=generator)  # fmt: skip
-        return "\n\n".join(tokenizer.decode(d) for d in _split_at(ids[0, 1:].tolist(), tokenizer.bos_id))
-
-
-def _split_at(ids: list[int], separator: int) -> list[list[int]]:
-    """Token ids cut into documents at each BOS."""
-    documents: list[list[int]] = [[]]
-    for token in ids:
-        if token == separator:
-            documents.append([])
-        else:
-            documents[-1].append(token)
-    return [d for d in documents if d]
+        return "\n\n".join(decode_documents(tokenizer, ids[0].tolist()))
 
 
 def parse_args(argv: Sequence[str] | None = None) -> GPTTrainConfig:

@@ -237,6 +237,19 @@ class BPETokenizer:
         return {"format": FORMAT, "kind": self.kind, "bos": BOS_TEXT, "hf": hf}
 
 
+def decode_documents(tokenizer: Tokenizer, ids: Sequence[int]) -> list[str]:
+    """The texts of the documents in `ids`, cut at each BOS; empty ones are left out.
+
+    Example:
+        >>> tok = CharTokenizer.train(["ab"])
+        >>> decode_documents(tok, [tok.bos_id, 0, 1, tok.bos_id, tok.bos_id, 1])
+        ['ab', 'b']
+    """
+    cuts = [i for i, token in enumerate(ids) if token == tokenizer.bos_id]
+    pieces = [ids[start + 1 : end] for start, end in zip([-1, *cuts], [*cuts, len(ids)])]
+    return [tokenizer.decode(piece) for piece in pieces if len(piece)]
+
+
 def _check_ids(ids: IntArray, vocab_size: int) -> None:
     if ids.size and (ids.min() < 0 or ids.max() >= vocab_size):
         bad = ids[(ids < 0) | (ids >= vocab_size)][0]

@@ -101,16 +101,21 @@ class NanoChatConfig:
         """Positions the rotary tables cover (`ROTARY_SPAN` contexts): the longest generation."""
         return ROTARY_SPAN * self.sequence_len
 
-    def describe(self) -> str:
-        """What was derived from what, in one line."""
+    def derivation(self) -> str:
+        """How the sizes follow from `depth`, in words."""
         width = self.depth * self.aspect_ratio
         rounded = f" rounded up to {self.n_embd}" if width != self.n_embd else ""
-        gqa = f"{self.n_kv_head} key/value heads ({self.n_head // self.n_kv_head} query heads each)"
         return (
             f"depth {self.depth}: {self.n_layer} layers, width {self.depth} x {self.aspect_ratio} = {width}{rounded}, "
-            f"{self.n_head} heads of {self.head_dim}, {gqa}, MLP {4 * self.n_embd}, context {self.sequence_len}, "
-            f"vocabulary {self.vocab_size:,}: {self.num_params():,} parameters, {self.flops_per_token():.3g} "
-            "training FLOPs per token"
+            f"{self.n_head} heads of {self.head_dim} and {self.n_kv_head} key/value heads "
+            f"({self.n_head // self.n_kv_head} query heads each), MLP {4 * self.n_embd}"
+        )
+
+    def describe(self) -> str:
+        """What was derived from what, and what it costs, in one line."""
+        return (
+            f"{self.derivation()}, context {self.sequence_len}, vocabulary {self.vocab_size:,}: "
+            f"{self.num_params():,} parameters, {self.flops_per_token():.3g} training FLOPs per token"
         )
 
     def num_params(self) -> int:
@@ -328,8 +333,7 @@ class NanoChat(nn.Module, Generic[V, C]):
     ) -> Tensor[B, T]:
         """The cross-entropy, in nats, of each target given the ids up to it."""
         b, t = idx.size()
-        logits = self(idx)
-        losses = F.cross_entropy(logits.view(b * t, -1), targets.view(b * t), reduction="none")
+        losses = F.cross_entropy(self(idx).flatten(0, 1), targets.flatten(), reduction="none")
         return losses.view(b, t)
 
     def new_cache(self, batch: int, max_len: int) -> KVCache[Any, Any]:
