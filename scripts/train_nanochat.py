@@ -10,7 +10,7 @@ One process (CPU, or one GPU):
 Data parallel on N processes (DDP over gloo on CPU, NCCL on GPU):
     torchrun --nproc_per_node 2 -m scripts.train_nanochat --data data/shakespeare_bpe --preset cpu --out runs/nanochat2
 
-nanochat's d20 on 8 GPUs (`runs/nanochat_d20.sh`; `python -m scripts.nanochat_d20` sizes it):
+nanochat's d20 on 8 GPUs (`scripts/nanochat_d20.sh`; `python -m scripts.nanochat_d20` sizes it):
     torchrun --nproc_per_node 8 -m scripts.train_nanochat --data data/fineweb_bpe --preset d20 --out runs/d20
 
 Write from a run's newest checkpoint (with the KV cache):
@@ -113,7 +113,7 @@ PRESETS: dict[str, dict[str, Any]] = {
                 muon_lr=0.02, lr=3e-3, **adam_rates(128), muon_momentum_warmup=300, decay_fraction=0.4,
                 eval_interval=100, eval_batches=20, checkpoint_interval=500),
     # nanochat's d20 speedrun model: 20 layers 1280 wide, 10 heads of 128, context 2048; 8 GPUs x 32 rows x 2048
-    # tokens = 524,288 tokens per step, 21,400 steps = 11.2B tokens (20 per parameter); see runs/nanochat_d20.sh
+    # tokens = 524,288 tokens per step, 21,400 steps = 11.2B tokens (20 per parameter); see scripts/nanochat_d20.sh
     "d20": dict(depth=20, aspect_ratio=64, head_dim=128, block_size=2048, batch_size=32, max_steps=21_400,
                 muon_lr=0.02, lr=3e-3, **adam_rates(1280), muon_momentum_warmup=300, decay_fraction=0.2,
                 compile=True, eval_interval=250, eval_batches=80, log_interval=10, checkpoint_interval=2000,
