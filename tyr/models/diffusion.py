@@ -30,6 +30,7 @@ from torch import nn
 
 from tyr import Dim, Float, Integer, Tensor, checked
 from tyr.models.gpt import Activation
+from tyr.models._common import check_sizes
 from tyr.models.rotary import Rotary
 
 B = TypeVar("B")
@@ -165,11 +166,7 @@ class MaskedDiffusionLM(nn.Module, Generic[V, C]):
 
     def __init__(self, config: DiffusionConfig, vocab_size: Dim[V], n_embd: Dim[C]) -> None:
         super().__init__()
-        if (vocab_size, n_embd) != (config.vocab_size, config.n_embd):
-            raise ValueError(
-                f"sizes disagree with the config: vocab_size {vocab_size} vs {config.vocab_size}, "
-                f"n_embd {n_embd} vs {config.n_embd}"
-            )
+        check_sizes(config, vocab_size, n_embd)
         self.config = config
         self.mask_id = vocab_size
         self.wte = nn.Embedding(vocab_size + 1, n_embd)  # the tokenizer's ids and MASK

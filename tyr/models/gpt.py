@@ -15,6 +15,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from tyr import Dim, Integer, Tensor, checked
+from tyr.models._common import check_sizes
 from tyr.models.rotary import Rotary
 from tyr.models.sampling import next_token
 
@@ -152,11 +153,7 @@ class GPT(nn.Module, Generic[V, C]):
 
     def __init__(self, config: GPTConfig, vocab_size: Dim[V], n_embd: Dim[C]) -> None:
         super().__init__()
-        if (vocab_size, n_embd) != (config.vocab_size, config.n_embd):
-            raise ValueError(
-                f"sizes disagree with the config: vocab_size {vocab_size} vs {config.vocab_size}, "
-                f"n_embd {n_embd} vs {config.n_embd}"
-            )
+        check_sizes(config, vocab_size, n_embd)
         self.config = config
         self.wte = nn.Embedding(vocab_size, n_embd)
         rotary = config.position == "rotary"

@@ -31,6 +31,8 @@ import torch.nn.functional as F
 from torch import nn
 
 from tyr import Dim, Integer, Tensor, checked
+from tyr.models._common import check_sizes
+from tyr.models.gpt import MLP
 from tyr.models.rotary import Rotary
 from tyr.models.sampling import next_token
 
@@ -223,24 +225,13 @@ class Attention(nn.Module, Generic[C, H, KV, Hd]):
 
 
 @checked
-class MLP(nn.Module, Generic[C]):
-    def __init__(self, n_embd: Dim[C]) -> None:
-        super().__init__()
-        self.c_fc = nn.Linear(n_embd, 4 * n_embd, bias=False)
-        self.c_proj = nn.Linear(4 * n_embd, n_embd, bias=False)
-
-    def forward(self, x: Tensor[B, T, C]) -> Tensor[B, T, C]:
-        return self.c_proj(F.relu(self.c_fc(x)).square())  # ReLU²
-
-
-@checked
 class Block(nn.Module, Generic[C, H, KV, Hd]):
     def __init__(
         self, layer: int, n_embd: Dim[C], n_head: Dim[H], n_kv_head: Dim[KV], head_dim: Dim[Hd], rotary: Rotary[Hd]
     ) -> None:
         super().__init__()
         self.attn = Attention(layer, n_embd, n_head, n_kv_head, head_dim, rotary)
-        self.mlp = MLP(n_embd)
+        self.mlp = MLP(n_embd, dropout=0.0, bias=False, activation="relu2")  # nanoGPT's, with ReLU²
 
     def forward(self, x: Tensor[B, T, C], cache: KVCache[KV, Hd] | None = None) -> Tensor[B, T, C]:
         x = x + self.attn(norm(x), cache)
@@ -265,11 +256,7 @@ class NanoChat(nn.Module, Generic[V, C]):
 
     def __init__(self, config: NanoChatConfig, vocab_size: Dim[V], n_embd: Dim[C]) -> None:
         super().__init__()
-        if (vocab_size, n_embd) != (config.vocab_size, config.n_embd):
-            raise ValueError(
-                f"sizes disagree with the config: vocab_size {vocab_size} vs {config.vocab_size}, "
-                f"n_embd {n_embd} vs {config.n_embd}"
-            )
+        check_sizes(config, vocab_size, n_embd)
         self.config = config
         head_dim = config.head_dim
         self.wte = nn.Embedding(vocab_size, n_embd)
