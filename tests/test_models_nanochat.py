@@ -100,6 +100,8 @@ def test_a_cache_read_in_pieces_gives_the_logits_of_one_pass() -> None:
     torch.testing.assert_close(torch.cat(pieces, dim=1), model(idx), atol=1e-5, rtol=1e-5)
     with pytest.raises(ValueError, match="the KV cache holds 14 positions, 15 were asked for"):
         model(idx[:, :1], cache)
+    with pytest.raises(ShapeError, match=r"KVCache.store\(\) argument 'k': dimension 1 \(KV\) has size 4, but KV = 2"):
+        cache.store(0, torch.zeros(2, 4, 1, 8), torch.zeros(2, 4, 1, 8))  # the cache holds 2 key/value heads
 
 
 @pytest.mark.parametrize("temperature", [0.0, 1.0])

@@ -144,6 +144,7 @@ def norm(x: Tensor[*Lead, D]) -> Tensor[*Lead, D]:
     return F.rms_norm(x, (x.size(-1),))
 
 
+@checked
 class KVCache(Generic[KV, Hd]):
     """The keys and values every layer has computed, for `batch` rows of up to `max_len` positions.
 
