@@ -15,6 +15,7 @@ import argparse
 import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import torch
 
@@ -24,7 +25,7 @@ from tyr.data import Tokenizer, decode_documents, load_tokenizer
 from tyr.models.nanochat import NanoChat
 
 
-def load_run(run: str | Path, data: str | None = None) -> tuple[NanoChat, Tokenizer]:
+def load_run(run: str | Path, data: str | None = None) -> tuple[NanoChat[Any, Any], Tokenizer]:
     """The model of a run's newest checkpoint (in eval mode) and its tokenizer."""
     checkpoint = latest_checkpoint(run)
     if checkpoint is None:
