@@ -25,9 +25,11 @@ with its own rate, under a warmup-stable-decay schedule, Muon's momentum warming
 to 0.95. Rows start at a document's BOS, packed best-fit (`--align bos`). Validation reports
 bits per byte (`val_bpb`), comparable across tokenizers.
 
-Presets: `tiny` (seconds; tests), `cpu` (the CPU benchmark, `benchmarks/bench_nanochat.py`),
-`d20` (nanochat's speedrun model; wants 8 GPUs). Run the same command again to resume;
-Ctrl-C stops with a checkpoint.
+Presets: `tiny` (seconds; tests), `cpu` (the CPU benchmark, `benchmarks/bench_nanochat.py`;
+`scripts/nanochat_cpu.sh` runs it end to end), `d20` (nanochat's speedrun model; wants 8 GPUs).
+Each preset sets the AdamW rates for its width (`adam_rates`); another `--depth` or
+`--aspect-ratio` keeps them unless `--embedding-lr`, `--head-lr` and `--scalar-lr` are given.
+Run the same command again to resume; Ctrl-C stops with a checkpoint.
 """
 
 from __future__ import annotations
@@ -110,7 +112,7 @@ class NanoChatTrainConfig(TrainConfig):
 PRESETS: dict[str, dict[str, Any]] = {
     # a real run in seconds, for tests and for trying the command line: width 32, 2 heads sharing 1 key/value head
     "tiny": dict(depth=2, aspect_ratio=16, head_dim=16, n_kv_head=1, block_size=32, batch_size=8, max_steps=40,
-                 muon_lr=0.02, lr=3e-3, **adam_rates(32), muon_momentum_warmup=10, eval_interval=20,
+                 muon_lr=0.02, lr=3e-3, **adam_rates(32), muon_momentum_warmup=20, eval_interval=20,
                  eval_batches=4, log_interval=5, checkpoint_interval=20, sample_tokens=100),
     # the CPU benchmark against nanoGPT's CPU GPT (benchmarks/bench_nanochat.py)
     # (a context of 256: best-fit rows of 64 would crop 40% of tinyshakespeare's paragraphs away, of 256 only 9%)
