@@ -26,7 +26,7 @@ for a like-for-like figure. Reported: each side's bits per byte at the end and t
 the same wall time, the wall time at which each first reaches 2.72 (interpolated between the
 two evaluations around the crossing), tokens and bytes per second.
 
-Run:  .venv/bin/python benchmarks/bench_nanochat.py [--vocab-size 1024] [--steps N] [--evals 40]
+Run:  .venv/bin/python benchmarks/bench_nanochat.py [--vocab-size 1024] [--evals 20] [--flags "--max-steps 500"]
 """
 
 from __future__ import annotations
@@ -210,7 +210,7 @@ def main() -> None:
     parser.add_argument("--vocab-size", type=int, default=1024, help="BPE ids, BOS included (default 1024)")
     parser.add_argument("--flags", default="", help="more flags for NanoChat's trainer, e.g. '--max-steps 500'")
     parser.add_argument("--baseline-steps", type=int, default=2000, help="the baseline's steps (default 2000; 0: none)")
-    parser.add_argument("--evals", type=int, default=40, help="evaluations per run, evenly spaced (default 40)")
+    parser.add_argument("--evals", type=int, default=20, help="evaluations per run, evenly spaced (default 20)")
     parser.add_argument("--threads", type=int, default=0, help="torch threads (default: as the trainer chooses)")
     parser.add_argument("--seed", type=int, default=1337)
     args = parser.parse_args()
