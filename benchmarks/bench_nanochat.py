@@ -26,6 +26,12 @@ for a like-for-like figure. Reported: each side's bits per byte at the end and t
 the same wall time, the wall time at which each first reaches 2.72 (interpolated between the
 two evaluations around the crossing), tokens and bytes per second.
 
+One run on a 2-core machine shared with other work (load average 3.8 before, 2.0 after), one
+thread, checks on: the baseline ended at 2.7291 bits per byte after 2000 steps in 137.4 s and so
+never reached 2.72 (nanoGPT reports 1.8857 nats per character, 2.7205); NanoChat reached 2.72 at
+28.8 s (0.21 x the baseline's whole run) and ended at 2.5544 after 300 steps in 102.0 s, when
+the baseline was at 2.8214; 6,026 tokens/s (13,630 bytes/s) against the baseline's 11,182.
+
 Run:  .venv/bin/python benchmarks/bench_nanochat.py [--vocab-size 1024] [--evals 20] [--flags "--max-steps 500"]
 """
 
