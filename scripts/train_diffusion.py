@@ -22,15 +22,18 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, TypeVar
 
 import torch
 from torch import nn
 
-from tyr import Tensor
+from tyr import Integer, Tensor
 from tyr.data import Batch, Manifest, Tokenizer
-from tyr.models.diffusion import DiffusionConfig, Estimator, MaskedDiffusionLM, Order, nelbo, sample
+from tyr.models.diffusion import DiffusionConfig, Estimator, MaskedDiffusionLM, Order, nelbo, nelbo_terms, sample
 from tyr.train import TrainConfig, parse_config, train
+
+B = TypeVar("B")
+T = TypeVar("T")
 
 TOKEN_IDS = {"uint16": 1 << 16, "uint32": 1 << 32}
 """How many ids a dataset's token column can hold, by its type."""
@@ -99,12 +102,14 @@ class DiffusionTask:
         mean: Tensor[()] = per_sequence.sum() / x.numel()  # nats per token
         return mean
 
-    def eval_nats(self, model: nn.Module, batch: Batch[Any, Any], generator: torch.Generator) -> tuple[Tensor[()], Tensor]:
+    def eval_nats(
+        self, model: nn.Module, batch: Batch[B, T], generator: torch.Generator
+    ) -> tuple[Tensor[B, T], Annotated[Tensor[B, T], Integer]]:
         x = batch.inputs
-        total = torch.zeros((), device=x.device)
+        total = torch.zeros(x.shape, device=x.device)
         for _ in range(self.config.eval_samples):
-            total += nelbo(model, x, mask_id=self.mask_id, generator=generator, estimator=self.config.estimator).sum()
-        mean: Tensor[()] = total / self.config.eval_samples
+            total += nelbo_terms(model, x, mask_id=self.mask_id, generator=generator, estimator=self.config.estimator)
+        mean: Tensor[B, T] = total / self.config.eval_samples
         return mean, x
 
     def metrics(self, val: Mapping[str, float]) -> dict[str, float]:

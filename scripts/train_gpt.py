@@ -29,17 +29,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, TypeVar
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 
-from tyr import Tensor
-from tyr.data import Batch, Manifest, Tokenizer
+from tyr import Integer, Tensor
+from tyr.data import Batch, Manifest, Tokenizer, decode_documents
 from tyr.models import GPT, GPTConfig
 from tyr.models.gpt import Position
 from tyr.train import TrainConfig, parse_config, train
+
+B = TypeVar("B")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -90,10 +93,12 @@ class GPTTask:
         mean: Tensor[()] = loss
         return mean
 
-    def eval_nats(self, model: nn.Module, batch: Batch[Any, Any], generator: torch.Generator) -> tuple[Tensor[()], Tensor]:
+    def eval_nats(
+        self, model: nn.Module, batch: Batch[B, T], generator: torch.Generator
+    ) -> tuple[Tensor[B, T], Annotated[Tensor[B, T], Integer]]:
         logits, _ = model(batch.inputs)
-        nats: Tensor[()] = F.cross_entropy(logits.flatten(0, 1), batch.targets.flatten(), reduction="sum")
-        return nats, batch.targets
+        nats = F.cross_entropy(logits.flatten(0, 1), batch.targets.flatten(), reduction="none")
+        return nats.view_as(batch.targets), batch.targets
 
     def metrics(self, val: Mapping[str, float]) -> dict[str, float]:
         return {}
@@ -105,18 +110,7 @@ class GPTTask:
         prompt = torch.full((1, 1), tokenizer.bos_id, device=device)
         ids = model.generate(prompt, config.sample_tokens, temperature=config.temperature, top_k=config.top_k or None,
                              generator=generator)  # fmt: skip
-        return "\n\n".join(tokenizer.decode(d) for d in _split_at(ids[0, 1:].tolist(), tokenizer.bos_id))
-
-
-def _split_at(ids: list[int], separator: int) -> list[list[int]]:
-    """Token ids cut into documents at each BOS."""
-    documents: list[list[int]] = [[]]
-    for token in ids:
-        if token == separator:
-            documents.append([])
-        else:
-            documents[-1].append(token)
-    return [d for d in documents if d]
+        return "\n\n".join(decode_documents(tokenizer, ids[0].tolist()))
 
 
 TASK = GPTTask

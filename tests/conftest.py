@@ -31,6 +31,15 @@ def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.fixture(scope="session")
+def bpe_dataset(dataset: Path) -> Path:
+    """The same 60,000 characters as `dataset`, tokenized by a byte-level BPE of 512 ids."""
+    out = dataset.parent / "bpe"
+    prepare([str(dataset.parent / "shakespeare_head.txt")], out, tokenizer="bpe", vocab_size=512, row_group_size=16,
+            progress=False)  # fmt: skip
+    return out
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -10,7 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tyr.data import BOS_TEXT, BPETokenizer, CharTokenizer, TokenizerError, load_tokenizer, save_tokenizer
+from tyr.data import (
+    BOS_TEXT,
+    BPETokenizer,
+    CharTokenizer,
+    TokenizerError,
+    decode_documents,
+    load_tokenizer,
+    save_tokenizer,
+)
 from tests.conftest import CORPUS
 
 SMALL = "First Citizen:\nBefore we proceed any further, hear me speak.\n\nAll:\nSpeak, speak. 🤖 héllo\r\n"
@@ -111,3 +119,23 @@ def test_bad_tokenizer_files(tmp_path: Path) -> None:
         load_tokenizer(tmp_path / "kind.json")
     with pytest.raises(TokenizerError, match="at least 258"):
         BPETokenizer.train(["abc"], vocab_size=100)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=200))
+def test_token_bytes_add_up_to_the_text_in_utf8(bpe: BPETokenizer, text: str) -> None:
+    table = bpe.token_bytes()
+    assert table.shape == (bpe.vocab_size,) and table[bpe.bos_id] == 0 and (table[:-1] > 0).all()
+    assert int(table[bpe.encode(text, bos=True)].sum()) == len(text.encode("utf-8"))  # BOS is no text
+
+
+def test_char_token_bytes_count_multibyte_characters() -> None:
+    tok = CharTokenizer.train([SMALL])
+    table = tok.token_bytes()
+    assert table[tok.encode("a🤖é")].tolist() == [1, 4, 2] and table[tok.bos_id] == 0
+
+
+def test_decode_documents_cuts_at_bos(bpe: BPETokenizer) -> None:
+    ids = bpe.encode("ab", bos=True) + bpe.encode("", bos=True) + bpe.encode("cd é", bos=True)
+    assert decode_documents(bpe, ids) == ["ab", "cd é"]
+    assert decode_documents(bpe, bpe.encode("no boundary")) == ["no boundary"]

@@ -191,3 +191,26 @@ def test_matrices_of_one_shape_are_orthogonalised_together_as_if_apart() -> None
     bf16.grad = weights[0].grad
     Muon([bf16], lr=0.1, momentum=0.0, nesterov=False, ns_dtype=torch.bfloat16).step()
     torch.testing.assert_close(bf16.detach(), weights[0].detach(), atol=2e-2, rtol=0)
+
+
+def test_momentum_warms_up_from_its_start() -> None:
+    torch.manual_seed(6)
+    weight = nn.Parameter(torch.randn(6, 6))
+    opt = Muon([weight], lr=0.1, momentum=0.95, momentum_warmup=4, momentum_start=0.85)
+    seen = []
+    for _ in range(6):
+        seen.append(Muon.momentum_at(opt.param_groups[0]))
+        weight.grad = torch.randn(6, 6)
+        opt.step()
+    assert seen == pytest.approx([0.85, 0.875, 0.9, 0.925, 0.95, 0.95])
+    # the first step with warmup is a step at the start momentum
+    a, b = nn.Parameter(torch.randn(6, 6)), nn.Parameter(torch.randn(6, 6))
+    with torch.no_grad():
+        b.copy_(a)
+    a.grad, b.grad = torch.randn(6, 6), None
+    b.grad = a.grad.clone()
+    Muon([a], momentum=0.95, momentum_warmup=10, momentum_start=0.5).step()
+    Muon([b], momentum=0.5).step()
+    assert torch.equal(a, b)
+    with pytest.raises(ValueError, match="momentum_warmup is a number of steps, got -1"):
+        Muon([a], momentum_warmup=-1)

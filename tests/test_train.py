@@ -7,7 +7,9 @@ import pytest
 import torch
 
 from tyr.schedules import WarmupCosine, WarmupStableDecay
-from tyr.train import TrainConfig, build_schedule, choose_threads, parse_config
+from tyr.data import CharTokenizer
+from tyr.optim import Muon
+from tyr.train import TrainConfig, build_optimizer, build_schedule, choose_threads, parse_config, text_nats
 from tyr.train import threads as threads_module
 
 
@@ -79,3 +81,26 @@ def test_threads_are_cores_per_local_process_and_no_more_than_idle(
 def test_threads_as_asked(restore_threads: object) -> None:
     assert choose_threads(3) == (3, "3 torch threads per process (as asked by --threads)")
     assert torch.get_num_threads() == 3
+
+
+def test_bits_per_byte_by_hand() -> None:
+    tok = CharTokenizer.train(["aé"])  # ids: a 0, é 1, BOS 2; é is 2 bytes in UTF-8
+    targets = torch.tensor([[0, 1, 2], [2, 1, 1]])
+    nats = torch.tensor([[1.0, 2.0, 3.0], [4.0, 0.5, 0.25]])
+    text, n_bytes = text_nats(nats, targets, torch.from_numpy(tok.token_bytes()))
+    assert (text.item(), n_bytes.item()) == (1.0 + 2.0 + 0.5 + 0.25, 1 + 2 + 2 + 2)  # BOS: neither nats nor bytes
+    # 3.75 nats over 7 bytes: 3.75 / (7 ln 2) = 0.77287 bits per byte
+    assert text.item() / (n_bytes.item() * 0.6931471805599453) == pytest.approx(0.772872, abs=1e-6)
+
+
+def test_muon_groups_by_role_with_their_rates() -> None:
+    model = torch.nn.ModuleDict({"wte": torch.nn.Embedding(5, 4), "body": torch.nn.Linear(4, 4),
+                                 "lm_head": torch.nn.Linear(4, 5, bias=False)})  # fmt: skip
+    config = TrainConfig(data="d", optimizer="muon", lr=1e-3, muon_lr=0.05, embedding_lr=0.3, scalar_lr=0.5,
+                         muon_momentum_warmup=7)  # fmt: skip
+    optimizer = build_optimizer(model, config)
+    assert isinstance(optimizer, Muon)
+    groups = {g["role"]: ([n for n in g["param_names"]], g["lr"]) for g in optimizer.param_groups}
+    assert groups == {"matrix": (["body.weight"], 0.05), "embedding": (["wte.weight"], 0.3),
+                      "head": (["lm_head.weight"], 1e-3), "scalar": (["body.bias"], 0.5)}  # fmt: skip
+    assert optimizer.param_groups[0]["momentum_warmup"] == 7

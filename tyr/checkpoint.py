@@ -67,6 +67,7 @@ __all__ = [
     "latest_checkpoint",
     "list_checkpoints",
     "load_checkpoint",
+    "read_extra",
     "save_checkpoint",
 ]
 
@@ -127,6 +128,18 @@ def latest_checkpoint(run_dir: str | os.PathLike[str]) -> Path | None:
     """The complete checkpoint with the highest step in ``run_dir``, or None."""
     checkpoints = list_checkpoints(run_dir)
     return checkpoints[-1] if checkpoints else None
+
+
+def read_extra(path: str | os.PathLike[str]) -> Any:
+    """The ``extra`` a checkpoint was saved with (e.g. the run's config), read without loading any tensor.
+
+    For building the model a checkpoint is to be loaded into. Raises FileNotFoundError
+    when ``path`` is not a complete checkpoint.
+    """
+    meta_path = Path(path) / "meta.json"
+    if not meta_path.is_file():
+        raise FileNotFoundError(f"{path} is not a complete tyr checkpoint (no meta.json)")
+    return _decode(_read_json(meta_path)["extra"], {})
 
 
 # ---------------------------------------------------------------------------

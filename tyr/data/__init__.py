@@ -37,6 +37,7 @@ from tyr.data.tokenizers import (
     BPETokenizer,
     CharTokenizer,
     Tokenizer,
+    decode_documents,
     load_tokenizer,
     save_tokenizer,
 )
@@ -60,6 +61,7 @@ __all__ = [
     "TokenRangeError",
     "Tokenizer",
     "TokenizerError",
+    "decode_documents",
     "load_manifest",
     "load_tokenizer",
     "prepare",

@@ -80,6 +80,14 @@ class Tokenizer(Protocol):
         """Text of token ids (shape (N,)); BOS is rendered as ``"<|bos|>"``."""
         ...
 
+    def token_bytes(self) -> IntArray:
+        """Shape (vocab_size,): the UTF-8 bytes of text each id stands for; 0 for BOS, which is no text.
+
+        Bits per byte divide a loss by these (``sum(token_bytes[ids])`` is the length in bytes
+        of the text of `ids`), so that models with different tokenizers compare.
+        """
+        ...
+
     def to_json(self) -> dict[str, Any]:
         """A JSON-able dict from which `tokenizer_from_json` rebuilds this tokenizer."""
         ...
@@ -144,6 +152,9 @@ class CharTokenizer:
         array = np.asarray(ids, dtype=np.int64)
         _check_ids(array, self.vocab_size)
         return "".join(self._table[array].tolist())
+
+    def token_bytes(self) -> IntArray:
+        return np.array([len(c.encode("utf-8")) for c in self.chars] + [0], dtype=np.int64)
 
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "kind": self.kind, "bos": BOS_TEXT, "chars": self.chars}
@@ -216,9 +227,27 @@ class BPETokenizer:
         texts += [self._model.decode(p[1:].tolist(), skip_special_tokens=False) for p in pieces[1:]]
         return BOS_TEXT.join(texts)
 
+    def token_bytes(self) -> IntArray:
+        # A byte-level token is spelled with one character per byte (GPT-2's byte alphabet).
+        spelled = (self._model.id_to_token(i) for i in range(self.vocab_size - 1))
+        return np.array([len(token or "") for token in spelled] + [0], dtype=np.int64)
+
     def to_json(self) -> dict[str, Any]:
         hf: dict[str, Any] = json.loads(self._model.to_str())
         return {"format": FORMAT, "kind": self.kind, "bos": BOS_TEXT, "hf": hf}
+
+
+def decode_documents(tokenizer: Tokenizer, ids: Sequence[int]) -> list[str]:
+    """The texts of the documents in `ids`, cut at each BOS; empty ones are left out.
+
+    Example:
+        >>> tok = CharTokenizer.train(["ab"])
+        >>> decode_documents(tok, [tok.bos_id, 0, 1, tok.bos_id, tok.bos_id, 1])
+        ['ab', 'b']
+    """
+    cuts = [i for i, token in enumerate(ids) if token == tokenizer.bos_id]
+    pieces = [ids[start + 1 : end] for start, end in zip([-1, *cuts], [*cuts, len(ids)])]
+    return [tokenizer.decode(piece) for piece in pieces if len(piece)]
 
 
 def _check_ids(ids: IntArray, vocab_size: int) -> None:

@@ -30,6 +30,7 @@ from torch import nn
 
 from tyr import Dim, Float, Integer, Tensor, checked
 from tyr.models.gpt import Activation
+from tyr.models._common import check_sizes
 from tyr.models.rotary import Rotary
 
 B = TypeVar("B")
@@ -165,11 +166,7 @@ class MaskedDiffusionLM(nn.Module, Generic[V, C]):
 
     def __init__(self, config: DiffusionConfig, vocab_size: Dim[V], n_embd: Dim[C]) -> None:
         super().__init__()
-        if (vocab_size, n_embd) != (config.vocab_size, config.n_embd):
-            raise ValueError(
-                f"sizes disagree with the config: vocab_size {vocab_size} vs {config.vocab_size}, "
-                f"n_embd {n_embd} vs {config.n_embd}"
-            )
+        check_sizes(config, vocab_size, n_embd)
         self.config = config
         self.mask_id = vocab_size
         self.wte = nn.Embedding(vocab_size + 1, n_embd)  # the tokenizer's ids and MASK
@@ -228,7 +225,22 @@ def nelbo(
     estimator: Estimator = "count",
     skew: float = 0.0,
 ) -> Annotated[Tensor[B], Float]:
-    """An unbiased estimate of each sequence's NELBO in nats (summed over its positions).
+    """An unbiased estimate of each sequence's NELBO in nats: `nelbo_terms` summed over the positions."""
+    per_sequence: Tensor[B] = nelbo_terms(model, x, mask_id=mask_id, generator=generator, estimator=estimator,
+                                          skew=skew).sum(dim=1)  # fmt: skip
+    return per_sequence
+
+
+def nelbo_terms(
+    model: nn.Module,
+    x: Annotated[Tensor[B, T], Integer],
+    *,
+    mask_id: int,
+    generator: torch.Generator | None = None,
+    estimator: Estimator = "count",
+    skew: float = 0.0,
+) -> Annotated[Tensor[B, T], Float]:
+    """An unbiased estimate of each sequence's NELBO in nats, position by position (its sum is `nelbo`).
 
     Arguments:
         model: maps ids `Tensor[B, T]` (MASK = `mask_id`) to logits `Tensor[B, T, V]`.
@@ -245,7 +257,9 @@ def nelbo(
             of uniformly, and weight by 1 / (k q(k)) so the estimate stays unbiased; 1
             gives every masked token the same weight. Default 0 (uniform).
 
-    Returns `Tensor[B]`: sum over masked positions of weight * cross-entropy.
+    Returns `Tensor[B, T]`: weight * cross-entropy at masked positions, 0 elsewhere. Position
+    i's term estimates what token i adds to the bound, so the terms of some positions (BOS)
+    can be left out of a sum.
     """
     b, t = x.size()
     rates = masking_rates(b, generator, x.device)
@@ -264,8 +278,8 @@ def nelbo(
         weights = 1 / rates
     logits = model(torch.where(masked, mask_id, x))
     losses = F.cross_entropy(logits.transpose(1, 2), x, reduction="none")  # (b, t)
-    per_sequence: Tensor[B] = (losses * masked).sum(dim=1) * weights
-    return per_sequence
+    terms: Tensor[B, T] = losses * masked * weights[:, None]
+    return terms
 
 
 @torch.no_grad()

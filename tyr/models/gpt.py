@@ -15,7 +15,9 @@ import torch.nn.functional as F
 from torch import nn
 
 from tyr import Dim, Integer, Tensor, checked
+from tyr.models._common import check_sizes
 from tyr.models.rotary import Rotary
+from tyr.models.sampling import next_token
 
 B = TypeVar("B")
 T = TypeVar("T")
@@ -151,11 +153,7 @@ class GPT(nn.Module, Generic[V, C]):
 
     def __init__(self, config: GPTConfig, vocab_size: Dim[V], n_embd: Dim[C]) -> None:
         super().__init__()
-        if (vocab_size, n_embd) != (config.vocab_size, config.n_embd):
-            raise ValueError(
-                f"sizes disagree with the config: vocab_size {vocab_size} vs {config.vocab_size}, "
-                f"n_embd {n_embd} vs {config.n_embd}"
-            )
+        check_sizes(config, vocab_size, n_embd)
         self.config = config
         self.wte = nn.Embedding(vocab_size, n_embd)
         rotary = config.position == "rotary"
@@ -230,10 +228,5 @@ class GPT(nn.Module, Generic[V, C]):
         for _ in range(max_new_tokens):
             context = idx[:, -self.config.block_size :]
             logits, _ = self(context)
-            logits = logits[:, -1, :] / temperature
-            if top_k is not None:
-                kth = torch.topk(logits, min(top_k, logits.size(-1))).values[:, [-1]]
-                logits = logits.masked_fill(logits < kth, float("-inf"))
-            probs = F.softmax(logits, dim=-1)
-            idx = torch.cat((idx, torch.multinomial(probs, num_samples=1, generator=generator)), dim=1)
+            idx = torch.cat((idx, next_token(logits[:, -1, :], temperature, top_k, generator)), dim=1)
         return idx

@@ -29,7 +29,9 @@ class Rotary(nn.Module, Generic[Hd]):
         max_len: the longest sequence it rotates.
         base: the wavelength scale (default 10,000).
 
-    `rotary(x)` takes `x: Tensor[B, H, T, Hd]` with `T <= max_len` and returns the same shape.
+    `rotary(x, start)` takes `x: Tensor[B, H, T, Hd]` at positions `start .. start + T - 1`
+    (`start` defaults to 0; a KV cache passes how many positions it already holds), with
+    `start + T <= max_len`, and returns the same shape.
     """
 
     cos: Tensor[Any, "Hd//2"]
@@ -45,8 +47,11 @@ class Rotary(nn.Module, Generic[Hd]):
         self.register_buffer("cos", angles.cos(), persistent=False)  # computed, not learned: never saved
         self.register_buffer("sin", angles.sin(), persistent=False)
 
-    def forward(self, x: Tensor[B, H, T, Hd]) -> Tensor[B, H, T, Hd]:
+    def forward(self, x: Tensor[B, H, T, Hd], start: int = 0) -> Tensor[B, H, T, Hd]:
         t, half = x.size(2), x.size(3) // 2
-        cos, sin = self.cos[:t], self.sin[:t]
+        if start + t > self.cos.size(0):
+            raise ValueError(f"rotary positions {start}..{start + t - 1} run past the table's {self.cos.size(0)}; "
+                             "build the model with a longer max_len")  # fmt: skip
+        cos, sin = self.cos[start : start + t], self.sin[start : start + t]
         x1, x2 = x[..., :half], x[..., half:]
         return torch.cat((x1 * cos - x2 * sin, x1 * sin + x2 * cos), dim=-1)

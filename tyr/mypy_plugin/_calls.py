@@ -33,11 +33,13 @@ from mypy.plugin import (
     MethodSigContext,
 )
 from mypy.types import (
+    AnyType,
     CallableType,
     Instance,
     NoneType,
     TupleType,
     Type,
+    TypeOfAny,
     TypeVarId,
     TypeVarLikeType,
     TypeVarTupleType,
@@ -87,8 +89,12 @@ def erase_signature(signature: CallableType, context: Context, pending: PendingC
         sized |= shape_variables(t).keys()
     sized |= shape_variables(signature.ret_type).keys()
     pending.put(context, signature)
+    # A size variable may also stand as a plain type argument (`rotary: Rotary[Hd]` beside `head_dim:
+    # Dim[Hd]`): it is no variable of the erased signature, so there it is `Any`, and the binder matches it.
+    unsized: dict[TypeVarId, Type] = {var: AnyType(TypeOfAny.special_form) for var in sized}
     return signature.copy_modified(
-        arg_types=[erase_shapes(t, scope) if mentions_shapes(t) else t for t in signature.arg_types],
+        arg_types=[expand_type(erase_shapes(t, scope) if mentions_shapes(t) else t, unsized)
+                   for t in signature.arg_types],  # fmt: skip
         variables=[v for v in signature.variables if v.id not in sized],
     )
 
@@ -132,7 +138,7 @@ def bind_call(
     binder = Binder(scope, signature, callee or callee_name(signature))
     contexts: dict[str, Context] = {}
     for index, (param, actuals) in enumerate(zip(signature.arg_types, arg_types)):
-        if not mentions_shapes(param):
+        if not mentions_shapes(param) and not binder.sized_arguments(param):
             continue
         name = signature.arg_names[index]
         where = f'argument "{name}"' if name else f"argument {index + 1}"
@@ -220,12 +226,16 @@ class Binder:
                     for p_arg, a_arg in zip(p.args, mapped.args):
                         if mentions_shapes(p_arg):
                             self.pair(p_arg, a_arg, where)
+                        elif self._is_size_argument(p_arg):  # `Rotary[Hd]`: Hd is a size of this call
+                            pattern = self.scope.size_of(p_arg)
+                            if pattern is not None:
+                                self.match_size(pattern, self.scope.size_of(a_arg), where, None)
             elif isinstance(a, TupleType) and len(p.args) == 1:
                 for item in a.items:  # a tuple literal passed as a Sequence[Tensor[...]]
                     self.pair(p.args[0], item, where)
             return
         if isinstance(p, UnionType):
-            shaped = [item for item in p.items if mentions_shapes(item)]
+            shaped = [item for item in p.items if mentions_shapes(item) or self.sized_arguments(item)]
             if len(shaped) != 1:
                 return
             if isinstance(a, UnionType):
@@ -238,6 +248,17 @@ class Binder:
         if isinstance(p, TupleType) and isinstance(a, TupleType) and len(a.items) == len(p.items):
             for p_item, a_item in zip(p.items, a.items):
                 self.pair(p_item, a_item, where)
+
+    def _is_size_argument(self, arg: Type) -> bool:
+        t = get_proper_type(arg)
+        return isinstance(t, TypeVarType) and self._is_variable(self.scope.name_of(t))
+
+    def sized_arguments(self, param: Type) -> bool:
+        """Whether `param` is a generic instance with a size variable of this call among its type arguments."""
+        p = get_proper_type(param)
+        if isinstance(p, UnionType):
+            return any(self.sized_arguments(item) for item in p.items)
+        return isinstance(p, Instance) and any(self._is_size_argument(arg) for arg in p.args)
 
     def _tensor_shape(self, a: Type) -> MaybeShape | _NotATensor:
         a = get_proper_type(a)

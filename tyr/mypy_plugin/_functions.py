@@ -623,7 +623,8 @@ def _elementwise_loss(same_shape: bool) -> FunctionHandler:
 
 def _attention(call: Call) -> Type:
     q, k, v = call.tensor_arg("query"), call.tensor_arg("key"), call.tensor_arg("value")
-    mask, causal, has_mask = _optional(call, "attn_mask"), call.bool_arg("is_causal", default=False), _given(call, "attn_mask")
+    mask, has_mask = _optional(call, "attn_mask"), _given(call, "attn_mask")
+    causal = call.bool_arg("is_causal", default=False)
     try:
         gqa = call.bool_arg("enable_gqa", default=False)
     except NotKnown:  # `enable_gqa=h != kv`: the shape that every value torch accepts gives, if they agree

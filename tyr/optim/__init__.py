@@ -2,7 +2,8 @@
 
 - :class:`AdamW` — bit-identical to ``torch.optim.AdamW(foreach=False)``.
 - :class:`Muon` — Newton–Schulz-orthogonalised momentum for hidden matrices, AdamW
-  for embeddings, head and gains; the split is decided by parameter role.
+  for embeddings, head and gains; the split is decided by parameter role
+  (:func:`role_param_groups`: a learning rate per role), the momentum can warm up.
 - :class:`DiLoCo` — H local steps of an inner optimizer, then the averaged weight change applied
   by outer Nesterov SGD (one all-reduce per round; streaming fragments optional).
 - :class:`ShardedAdamW` — AdamW with state sharded over ``torch.distributed`` ranks (ZeRO-1).
@@ -17,7 +18,16 @@ from tyr.optim._params import Params, weight_decay_groups
 from tyr.optim.adamw import AdamW, adamw_update_
 from tyr.optim.diloco import DiLoCo, all_reduce_mean
 from tyr.optim.clip import clip_grad_norm_, grad_norm
-from tyr.optim.muon import CUBIC, QUINTIC, Muon, is_embedding_or_head, muon_param_groups, orthogonalize
+from tyr.optim.muon import (
+    CUBIC,
+    QUINTIC,
+    Muon,
+    Role,
+    is_embedding_or_head,
+    muon_param_groups,
+    orthogonalize,
+    role_param_groups,
+)
 from tyr.optim.sharded import ShardedAdamW
 
 __all__ = [
@@ -27,6 +37,7 @@ __all__ = [
     "DiLoCo",
     "Muon",
     "Params",
+    "Role",
     "ShardedAdamW",
     "adamw_update_",
     "all_reduce_mean",
@@ -35,5 +46,6 @@ __all__ = [
     "is_embedding_or_head",
     "muon_param_groups",
     "orthogonalize",
+    "role_param_groups",
     "weight_decay_groups",
 ]

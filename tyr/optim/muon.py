@@ -10,8 +10,9 @@ the split from each parameter's role and name.
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Literal
 
 import torch
 from torch import nn
@@ -27,13 +28,20 @@ chosen to push every singular value quickly into roughly [0.7, 1.2], not to conv
 CUBIC = (1.5, -0.5, 0.0)
 """The classic Newton–Schulz cubic; converges to exactly 1 for singular values in (0, sqrt 3)."""
 
-HEAD_AND_EMBEDDING_NAMES = frozenset(
+EMBEDDING_NAMES = frozenset(
     {
         "embed", "embedding", "embeddings", "embed_tokens", "tok_embeddings", "wte", "wpe",
-        "tok_emb", "pos_emb", "token_embedding", "position_embedding", "lm_head", "head", "unembed",
+        "tok_emb", "pos_emb", "token_embedding", "position_embedding",
     }
 )  # fmt: skip
+"""Module names of input embeddings (besides every ``nn.Embedding``)."""
+
+HEAD_AND_EMBEDDING_NAMES = EMBEDDING_NAMES | {"lm_head", "head", "unembed"}
 """Module names whose parameters :func:`is_embedding_or_head` sends to AdamW."""
+
+Role = Literal["matrix", "embedding", "head", "scalar"]
+"""What a parameter is to the optimizer: a hidden matrix (Muon), an input embedding, the output
+head (or another matrix left to AdamW), or a 0-D/1-D gain, bias or scalar (AdamW)."""
 
 
 def orthogonalize(
@@ -121,6 +129,57 @@ def muon_param_groups(
     return [group for group in groups if group["params"]]
 
 
+def role_param_groups(
+    model: nn.Module,
+    lr: Mapping[Role, float],
+    *,
+    is_adam: Callable[[str, torch.Tensor], bool] = is_embedding_or_head,
+) -> list[dict[str, Any]]:
+    """:func:`muon_param_groups` with the AdamW side split by role, each role with its own rate.
+
+    Args:
+        model: its trainable parameters are split, tied ones once.
+        lr: the peak learning rate of each role (see :data:`Role`); every role needs one.
+        is_adam: as for :func:`muon_param_groups`.
+
+    A ≥2-D AdamW parameter is an ``"embedding"`` when an ``nn.Embedding`` owns it or its
+    module's name is in :data:`EMBEDDING_NAMES`, else ``"head"``; 0-D/1-D ones are
+    ``"scalar"``. Returns up to four groups ``{"params": [(name, tensor), ...], "use_muon":
+    bool, "role": role, "lr": lr[role]}`` in the order matrix, embedding, head, scalar,
+    empty ones left out; pass them to :class:`Muon`.
+
+    Example::
+
+        groups = role_param_groups(model, {"matrix": 0.02, "embedding": 0.3, "head": 0.004, "scalar": 0.5})
+        opt = Muon(groups, adam_betas=(0.8, 0.95))
+    """
+    missing = [role for role in typing.get_args(Role) if role not in lr]
+    if missing:
+        raise ValueError(f"role_param_groups: no learning rate for {', '.join(missing)}; give one for every role")
+    embedding_params = {
+        id(param)
+        for module in model.modules()
+        if isinstance(module, (nn.Embedding, nn.EmbeddingBag))
+        for param in module.parameters(recurse=False)
+    }
+
+    def role(name: str, param: torch.Tensor) -> Role:
+        if param.dim() < 2:
+            return "scalar"
+        parts = name.split(".")
+        if id(param) in embedding_params or (len(parts) >= 2 and parts[-2] in EMBEDDING_NAMES):
+            return "embedding"
+        return "head"
+
+    by_role: dict[Role, list[tuple[str, torch.Tensor]]] = {r: [] for r in typing.get_args(Role)}
+    for group in muon_param_groups(model, is_adam=is_adam):
+        for name, param in group["params"]:
+            by_role["matrix" if group["use_muon"] else role(name, param)].append((name, param))
+    return [
+        {"params": params, "use_muon": r == "matrix", "role": r, "lr": lr[r]} for r, params in by_role.items() if params
+    ]
+
+
 class Muon(ClosureStep):
     """Muon for hidden matrices plus AdamW for everything else, in one optimizer.
 
@@ -140,6 +199,10 @@ class Muon(ClosureStep):
         adam_weight_decay: AdamW decoupled weight decay. Default 0.
         ns_dtype: the Newton–Schulz compute dtype. Default: bfloat16 on CUDA, float32
             elsewhere; bfloat16 also halves the time on CPUs with bfloat16 matrix units.
+        momentum_warmup: steps over which the Muon momentum rises linearly from
+            ``momentum_start`` to ``momentum`` (modded-nanogpt's and nanochat's warmup: a
+            short memory while the gradients change fast). Default 0: ``momentum`` throughout.
+        momentum_start: the momentum at step 0 of the warmup. Default 0.85.
 
     Matrices of the same shape are orthogonalised together, in one batched call.
 
@@ -168,9 +231,13 @@ class Muon(ClosureStep):
         adam_eps: float = 1e-8,
         adam_weight_decay: float = 0.0,
         ns_dtype: torch.dtype | None = None,
+        momentum_warmup: int = 0,
+        momentum_start: float = 0.85,
     ) -> None:
-        if not 0.0 <= momentum < 1.0:
-            raise ValueError(f"Muon: momentum must be in [0, 1), got {momentum}.")
+        if not (0.0 <= momentum < 1.0 and 0.0 <= momentum_start < 1.0):
+            raise ValueError(f"Muon: momentum and momentum_start must be in [0, 1), got {momentum}, {momentum_start}.")
+        if momentum_warmup < 0:
+            raise ValueError(f"Muon: momentum_warmup is a number of steps, got {momentum_warmup}.")
         if ns_steps < 1:
             raise ValueError(f"Muon: ns_steps must be at least 1, got {ns_steps}.")
         _check_hyperparameters("Muon", lr=lr, betas=(0.0, 0.0), eps=0.0, weight_decay=weight_decay)
@@ -178,8 +245,8 @@ class Muon(ClosureStep):
             "Muon (AdamW groups)", lr=adam_lr, betas=adam_betas, eps=adam_eps, weight_decay=adam_weight_decay
         )
         muon_defaults = {
-            "lr": lr, "momentum": momentum, "nesterov": nesterov,
-            "weight_decay": weight_decay, "ns_steps": ns_steps,
+            "lr": lr, "momentum": momentum, "nesterov": nesterov, "weight_decay": weight_decay, "ns_steps": ns_steps,
+            "momentum_warmup": momentum_warmup, "momentum_start": momentum_start, "step": 0,
         }  # fmt: skip
         adam_defaults = {
             "lr": adam_lr, "betas": adam_betas, "eps": adam_eps, "weight_decay": adam_weight_decay,
@@ -210,8 +277,16 @@ class Muon(ClosureStep):
             else:
                 self._adam_group(group)
 
+    @staticmethod
+    def momentum_at(group: Mapping[str, Any]) -> float:
+        """The momentum a Muon group uses at its current step (`group["step"]`, steps taken)."""
+        warmup, start, end = group["momentum_warmup"], group["momentum_start"], group["momentum"]
+        done = min(1.0, group["step"] / warmup) if warmup else 1.0
+        return float(start + (end - start) * done)
+
     def _muon_group(self, group: dict[str, Any]) -> None:
-        momentum, lr = group["momentum"], group["lr"]
+        momentum, lr = self.momentum_at(group), group["lr"]
+        group["step"] += 1
         by_shape: dict[tuple[int, ...], list[tuple[torch.Tensor, torch.Tensor]]] = {}
         for param in group["params"]:
             if param.grad is None:

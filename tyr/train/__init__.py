@@ -14,7 +14,7 @@ per process).
 """
 
 from tyr.train.config import TrainConfig, parse_config
-from tyr.train.loop import StopRequest, Trainer, build_optimizer, build_schedule, train
+from tyr.train.loop import StopRequest, Trainer, build_optimizer, build_schedule, text_nats, train
 from tyr.train.task import Task
 from tyr.train.threads import choose_threads
 
@@ -27,5 +27,6 @@ __all__ = [
     "build_schedule",
     "choose_threads",
     "parse_config",
+    "text_nats",
     "train",
 ]

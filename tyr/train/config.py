@@ -47,8 +47,12 @@ class TrainConfig:
     grad_accum: int = 1  # micro-batches whose gradients add up to one step
     max_steps: int = 2000
     optimizer: Optimizer = "adamw"
-    lr: float = 1e-3  # peak AdamW rate (with Muon: of the embeddings, head and gains)
+    lr: float = 1e-3  # peak AdamW rate (with Muon: of the embeddings, head and gains, unless set below)
     muon_lr: float = 0.02  # peak Muon rate of the hidden matrices
+    embedding_lr: float = 0.0  # with Muon: peak AdamW rate of the input embeddings (0: --lr)
+    head_lr: float = 0.0  # with Muon: of the output head (0: --lr)
+    scalar_lr: float = 0.0  # with Muon: of gains, biases and other scalars (0: --lr)
+    muon_momentum_warmup: int = 0  # steps over which Muon's momentum rises from 0.85 to 0.95
     beta1: float = 0.9
     beta2: float = 0.99
     weight_decay: float = 0.1  # on matrices only
@@ -97,7 +101,7 @@ class TrainConfig:
         for name in positive:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
-        for name in ("seq_len", "threads", "warmup_steps", "sample_tokens", "seed", "diloco_steps"):
+        for name in ("seq_len", "threads", "warmup_steps", "sample_tokens", "seed", "diloco_steps", "muon_momentum_warmup"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
         if self.n_embd % self.n_head:
@@ -131,8 +135,10 @@ class TrainConfig:
                 raise ValueError(f"ft_timeout must be > 0 seconds, got {self.ft_timeout}")
         if not self.dist_timeout > 0:
             raise ValueError(f"dist_timeout must be > 0 seconds, got {self.dist_timeout}")
-        if self.lr < 0 or self.muon_lr < 0 or self.weight_decay < 0 or self.grad_clip < 0:
-            raise ValueError("lr, muon_lr, weight_decay and grad_clip must be >= 0")
+        rates = ("lr", "muon_lr", "embedding_lr", "head_lr", "scalar_lr", "weight_decay", "grad_clip")
+        negative = [f"{name} {getattr(self, name)}" for name in rates if getattr(self, name) < 0]
+        if negative:
+            raise ValueError(f"learning rates, weight_decay and grad_clip must be >= 0, got {', '.join(negative)}")
 
     @property
     def row_len(self) -> int:

@@ -36,7 +36,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
-from typing import Any, Generic, TypeVar, cast
+from typing import Annotated, Any, Generic, TypeVar, cast
 
 import torch
 from torch import nn
@@ -44,11 +44,21 @@ from torch.nn.parallel import DistributedDataParallel
 from safetensors import SafetensorError
 from tqdm import tqdm
 
-from tyr import Tensor, distributed
+from tyr import Integer, Tensor, distributed
 from tyr.checkpoint import CheckpointMismatchError, Stateful, list_checkpoints, load_checkpoint, save_checkpoint
 from tyr.data import Batch, DataError, TokenLoader, Tokenizer, load_manifest
 from tyr.metrics import MetricsLog, plot_metrics
-from tyr.optim import AdamW, DiLoCo, Muon, ShardedAdamW, all_reduce_mean, clip_grad_norm_, weight_decay_groups
+from tyr.optim import (
+    AdamW,
+    DiLoCo,
+    Muon,
+    Role,
+    ShardedAdamW,
+    all_reduce_mean,
+    clip_grad_norm_,
+    role_param_groups,
+    weight_decay_groups,
+)
 from tyr.optim.diloco import Average
 from tyr.schedules import LRScheduler, Schedule, WarmupCosine, WarmupStableDecay
 from tyr.train.config import TrainConfig
@@ -57,15 +67,26 @@ from tyr.train.task import Task
 from tyr.train.threads import choose_threads
 
 ConfigT = TypeVar("ConfigT", bound=TrainConfig)
+B = TypeVar("B")
+T = TypeVar("T")
+V = TypeVar("V")
 
 
 def build_optimizer(model: nn.Module, config: TrainConfig) -> torch.optim.Optimizer:
     """AdamW (torch's fused kernel) with decay on matrices only, Muon for hidden matrices, AdamW sharded (ZeRO-1),
-    or plain SGD (linear in the gradient: `tyr verify` compares DiLoCo with DDP on it)."""
+    or plain SGD (linear in the gradient: `tyr verify` compares DiLoCo with DDP on it).
+
+    With Muon, the hidden matrices get `muon_lr` and the AdamW parameters are grouped by
+    role (embeddings, head, scalars: `role_param_groups`), each with its own rate
+    (`embedding_lr`, `head_lr`, `scalar_lr`; 0 means `lr`).
+    """
     betas = (config.beta1, config.beta2)
     if config.optimizer == "muon":
         device = next(model.parameters()).device
-        return Muon(model, lr=config.muon_lr, adam_lr=config.lr, adam_betas=betas, ns_dtype=_matmul_dtype(device))
+        lrs: dict[Role, float] = {"matrix": config.muon_lr, "embedding": config.embedding_lr or config.lr,
+                                  "head": config.head_lr or config.lr, "scalar": config.scalar_lr or config.lr}  # fmt: skip
+        return Muon(role_param_groups(model, lrs), adam_betas=betas, ns_dtype=_matmul_dtype(device),
+                    momentum_warmup=config.muon_momentum_warmup)  # fmt: skip
     groups = weight_decay_groups(model, weight_decay=config.weight_decay)
     if config.optimizer == "sgd":
         return torch.optim.SGD(groups, lr=config.lr)
@@ -119,14 +140,28 @@ class StopRequest:
             signal.signal(sig, handler)
 
 
-def _text_size(tokenizer: Tokenizer, ids: Tensor) -> tuple[int, int]:
-    """(bytes, characters) of the text that token ids stand for; BOS is a boundary, not text."""
-    total_bytes = total_chars = 0
-    for row in ids.reshape(-1, ids.size(-1)).tolist():
-        text = tokenizer.decode([i for i in row if i != tokenizer.bos_id])
-        total_bytes += len(text.encode("utf-8"))
-        total_chars += len(text)
-    return total_bytes, total_chars
+def text_nats(
+    nats: Tensor[B, T], targets: Annotated[Tensor[B, T], Integer], token_bytes: Annotated[Tensor[V], Integer]
+) -> tuple[Tensor[()], Tensor[()]]:
+    """The nats spent on text and its length in bytes: (summed nats, summed bytes) of the targets that are text.
+
+    Args:
+        nats: the loss of each target, `Tensor[B, T]`.
+        targets: the token ids scored, `Tensor[B, T]`.
+        token_bytes: `Tensor[V]`, the bytes of text each id stands for (`Tokenizer.token_bytes`),
+            0 for BOS: its nats and its (no) bytes are both left out.
+
+    Bits per byte are ``nats / (ln 2 * bytes)`` over a whole split: the same figure for any
+    tokenizer (nanochat's `evaluate_bpb`).
+    """
+    counted = token_bytes[targets]
+    return (nats * (counted > 0)).sum(), counted.sum()
+
+
+def _chars(tokenizer: Tokenizer, ids: Tensor) -> int:
+    """Characters of the text that token ids stand for; BOS is a boundary, not text."""
+    rows = ids.reshape(-1, ids.size(-1)).tolist()
+    return sum(len(tokenizer.decode([i for i in row if i != tokenizer.bos_id])) for row in rows)
 
 
 class Trainer(Generic[ConfigT]):
@@ -158,6 +193,7 @@ class Trainer(Generic[ConfigT]):
         self.val_loader = TokenLoader(config.data, "val", batch_size=b, seq_len=t, align=align, order="sequential",
                                       epochs=1, prefetch=0)  # fmt: skip
         self.tokenizer = self.train_loader.tokenizer
+        self.token_bytes = torch.from_numpy(self.tokenizer.token_bytes()).to(self.dist.device)
 
         self.model = task.build_model(self.train_loader.vocab_size).to(self.dist.device)
         torch.manual_seed(config.seed + member)  # from here on (masks, dropout) each rank draws its own
@@ -309,22 +345,24 @@ class Trainer(Generic[ConfigT]):
         self.model.eval()
         self.val_loader.reset()
         generator = torch.Generator(self.dist.device).manual_seed(self.config.seed + 1 + self.dist.rank)
-        sums = torch.zeros(4, dtype=torch.float64, device=self.dist.device)  # nats, tokens, bytes, chars
+        sums = torch.zeros(5, dtype=torch.float64, device=self.dist.device)  # nats, tokens; of text: nats, bytes, chars
         for index, batch in enumerate(self.val_loader):
             if batches is not None and index >= batches:
                 break
             batch = Batch(batch.inputs.to(self.dist.device), batch.targets.to(self.dist.device))
             nats, scored = self.task.eval_nats(self.model, batch, generator)
-            size = _text_size(self.tokenizer, scored.cpu())
-            sums += torch.tensor([float(nats), scored.numel(), *size], dtype=torch.float64, device=sums.device)
+            text, n_bytes = text_nats(nats, scored, self.token_bytes)
+            chars = _chars(self.tokenizer, scored.cpu())
+            sums += torch.stack([nats.sum().double(), torch.tensor(float(nats.numel()), device=sums.device),
+                                 text.double(), n_bytes.double(), torch.tensor(float(chars), device=sums.device)])  # fmt: skip
         self.model.train()
         if distributed.is_initialized():
             torch.distributed.all_reduce(sums)
-        nats, tokens, n_bytes, chars = sums.tolist()
+        nats_total, tokens, text_total, bytes_total, chars_total = sums.tolist()
         val = {
-            "val_loss": nats / tokens,
-            "val_bpb": nats / (math.log(2) * n_bytes),
-            "val_nats_per_char": nats / chars,
+            "val_loss": nats_total / tokens,  # per token, BOS included
+            "val_bpb": text_total / (math.log(2) * bytes_total),  # of the text: BOS left out
+            "val_nats_per_char": text_total / chars_total,
         }
         return {**val, **self.task.metrics(val)}
 

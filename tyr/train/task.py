@@ -11,13 +11,16 @@ validation text, and how it writes a sample. A trainer script is a `Task` and a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Annotated, Any, Protocol, TypeVar
 
 import torch
 from torch import nn
 
-from tyr import Tensor
+from tyr import Integer, Tensor
 from tyr.data import Batch, Manifest, Tokenizer
+
+B = TypeVar("B")
+T = TypeVar("T")
 
 
 class Task(Protocol):
@@ -45,12 +48,14 @@ class Task(Protocol):
         ...
 
     def eval_nats(
-        self, model: nn.Module, batch: Batch[Any, Any], generator: torch.Generator
-    ) -> tuple[Tensor[()], Tensor]:
-        """Validation: the summed loss in nats, and the token ids it is about (their text is counted).
+        self, model: nn.Module, batch: Batch[B, T], generator: torch.Generator
+    ) -> tuple[Tensor[B, T], Annotated[Tensor[B, T], Integer]]:
+        """Validation: the loss in nats of each token scored, and those tokens' ids, both `(B, T)`.
 
-        `generator` is seeded the same way for every validation pass, so a stochastic
-        estimate (a diffusion ELBO) is the same function of the weights each time.
+        The loop sums them into `val_loss` (nats per token) and, leaving out BOS (a boundary,
+        no text), `val_bpb` (bits per byte of text, `tyr.train.text_nats`) and
+        `val_nats_per_char`. `generator` is seeded the same way for every validation pass,
+        so a stochastic estimate (a diffusion ELBO) is the same function of the weights each time.
         """
         ...
 
