@@ -1697,6 +1697,49 @@ def dims(g: Gen, bad: bool) -> Emit:
     return Emit([f"{name} = {text}"], [Out(name, size=size, dim=True)], detail="dim arithmetic")
 
 
+# -- rebinding forms -------------------------------------------------------------------------------
+
+
+def _reshaped(g: Gen, x: TVal) -> tuple[str, tuple[Expr, ...]]:
+    """An expression of `x` of another shape (of the same rank or not), and that shape."""
+    forms = ["unsqueeze", "flatten"] + (["transpose", "transpose"] if x.rank >= 2 else [])
+    form = g.rng.choice(forms)
+    if form == "transpose":
+        return f"{x.name}.transpose(0, {x.rank - 1})", (x.shape[-1], *x.shape[1:-1], x.shape[0])
+    if form == "unsqueeze":
+        return f"{x.name}.unsqueeze(0)", (const(1), *x.shape)
+    total = const(1)
+    for size in x.shape:
+        total = total * size
+    return f"{x.name}.flatten()", (total,)
+
+
+def rebind(g: Gen, bad: bool) -> Emit:
+    """Names rebound in the forms besides `x = f(x)`: a tuple assignment, a name from another, a
+    conditional value (whose branches agree here).  A wrong shape would show in the reveals."""
+    r = g.rng.random()
+    if r < 0.45:
+        a = g.tensor(kind="any")
+        b = g.tensor(lambda t: t.name != a.name, kind="any")
+        text_a, shape_a = _reshaped(g, a)
+        text_b, shape_b = _reshaped(g, b)
+        return Emit(
+            [f"{a.name}, {b.name} = {text_a}, {text_b}"],
+            [Out(a.name, shape_a), Out(b.name, shape_b)],
+            detail="tuple assignment",
+        )
+    if r < 0.7:
+        a = g.tensor(kind="any")
+        b = g.tensor(lambda t: t.name != a.name, kind="any")
+        return Emit([f"{b.name} = {a.name}"], [Out(b.name, a.shape)], detail="name from another name")
+    x = g.tensor(kind="any")
+    text, shape = _reshaped(g, x)
+    return Emit(
+        [f"{x.name} = {text} if {x.name}.numel() >= 0 else {text}.contiguous()"], [Out(x.name, shape)],
+        detail="conditional value",
+    )
+
+
 MENU: list[Op] = [
     Op("binary", "elementwise", binary, 3),
     Op("compare", "elementwise", compare, 1),
@@ -1747,6 +1790,7 @@ MENU: list[Op] = [
     Op("einops.einsum", "einops", einops_einsum, 0.5),
     Op("einops.pack", "einops", pack, 0.5),
     Op("dims", "dims", dims, 1.5),
+    Op("rebind", "rebind", rebind, 0.6, mistakes=False),
 ]
 
 

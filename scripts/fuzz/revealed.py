@@ -214,8 +214,15 @@ def judge(revealed: Revealed, actual: tuple[int, ...] | int | str, values: dict[
     if revealed.kind == "any":
         return None
     if revealed.kind == "union":
-        reasons = [judge(item, actual, values) for item in revealed.items]
-        return None if any(r is None for r in reasons) else f"no member of the union fits: {reasons[0]}"
+        # A generated program is straight-line code (its conditional values agree in shape): every
+        # member of a union is a shape the name may have, so each must fit.  A member that does not
+        # is a shape narrowing made up (an old shape met with a new one), which mypy holds against
+        # later code.
+        for item in revealed.items:
+            reason = judge(item, actual, values)
+            if reason is not None:
+                return f"a member of the union does not fit: {reason}"
+        return None
     if isinstance(actual, str):
         return None  # torch gave something that is neither a tensor nor an int
     if isinstance(actual, tuple):

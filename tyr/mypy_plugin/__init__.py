@@ -226,11 +226,11 @@ class TyrPlugin(Plugin):
             return self._settled(_returned)  # `x = helper(x)`: a tensor of unknown shape, rebinding `x`
         return self._settled(_guarded(_calls.call_hook, _returned, pending=self._pending, lookup=self.lookup_info))
 
-    def _settled(self, hook: Callable[[_Context], Type]) -> Callable[[_Context], Type]:
+    def _settled(self, hook: Callable[[_Settled], Type]) -> Callable[[_Settled], Type]:
         """`hook`, then: a name rebound to its result forgets the shapes the result overlaps (`_rebinding`)."""
         assignments = self._assignments
 
-        def run(ctx: _Context) -> Type:
+        def run(ctx: _Settled) -> Type:
             # Known before the hook reports errors of its own (a shape error is no failed attempt).
             attempt = _rebinding.failed_attempt(ctx.api)
             result = hook(ctx)
@@ -340,9 +340,11 @@ class TyrPlugin(Plugin):
     def _attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
         owner, _, attribute = fullname.rpartition(".")
         if owner == _names.TENSOR_BASE and attribute in _TENSOR_ATTRIBUTES:
-            return _guarded(_tensors.attribute_hook, _attribute, attribute=attribute, lookup=self.lookup_info)
+            hook = _guarded(_tensors.attribute_hook, _attribute, attribute=attribute, lookup=self.lookup_info)
+            return self._settled(hook)  # `x = x.mT`
         if owner in _tensors.RETURN_TYPES and attribute in ("values", "indices", "min", "max"):
-            return _guarded(_tensors.named_field_hook, _attribute, index=0 if attribute in ("values", "min") else 1)
+            hook = _guarded(_tensors.named_field_hook, _attribute, index=0 if attribute in ("values", "min") else 1)
+            return self._settled(hook)  # `x = x.max(dim=1).values`
         handling = self._attribute_handling(owner, attribute)
         if handling == "unshaped":
             return _guarded(_calls.unshaped_attribute_hook, _attribute, lookup=self.lookup_info)
@@ -461,6 +463,7 @@ def _type_has_sizes(t: Type) -> bool:
 
 _Result = TypeVar("_Result")
 _Context = TypeVar("_Context", FunctionContext, MethodContext)
+_Settled = TypeVar("_Settled", FunctionContext, MethodContext, AttributeContext)
 
 
 def _guarded(hook: Callable[..., _Result], fallback: Callable[[Any], _Result], **bound: Any) -> Callable[[Any], _Result]:

@@ -32,6 +32,7 @@ from mypy.plugin import (
     MethodContext,
     MethodSigContext,
 )
+from mypy.type_visitor import TypeTranslator
 from mypy.types import (
     AnyType,
     CallableType,
@@ -39,6 +40,7 @@ from mypy.types import (
     NoneType,
     TupleType,
     Type,
+    TypeAliasType,
     TypeOfAny,
     TypeVarId,
     TypeVarLikeType,
@@ -150,7 +152,25 @@ def bind_call(
     for message, where in binder.errors:
         # on the argument that does not fit (the line of the call, unless the call spans lines)
         api.fail(prefix + message, contexts.get(where, context), code=_errors.SHAPE)
-    return normalise(expand_type(return_type, binder.environment()), scope)
+    return normalise(expand_type(binder.bind_expressions(return_type), binder.environment()), scope)
+
+
+class _ExpressionBindings(TypeTranslator):
+    """A `DimExpr` size that the call bound as a whole (`"B*NW"` given 6) replaced by its binding."""
+
+    def __init__(self, binder: Binder) -> None:
+        super().__init__()
+        self.binder = binder
+
+    def visit_instance(self, t: Instance, /) -> Type:
+        if t.type.fullname == _names.DIM_EXPR:
+            bound = self.binder.binding_of(self.binder.scope.size_of(t))
+            if bound is not None:
+                return self.binder.scope.size_type(bound)
+        return super().visit_instance(t)
+
+    def visit_type_alias_type(self, t: TypeAliasType, /) -> Type:
+        return t if t.is_recursive else get_proper_type(t).accept(self)
 
 
 def unshaped_attribute_hook(ctx: AttributeContext, lookup: Lookup) -> Type:
@@ -194,6 +214,7 @@ class Binder:
     bound_by: dict[str, str] = field(default_factory=dict)
     tuples: dict[str, tuple[Size | Variadic, ...]] = field(default_factory=dict)
     deferred: list[_Deferred] = field(default_factory=list)
+    expressions: list[tuple[Expr, Expr]] = field(default_factory=list)  # (a size expression, its size)
 
     def __post_init__(self) -> None:
         self.variables: dict[str, TypeVarLikeType] = {}
@@ -440,6 +461,28 @@ class Binder:
                         continue
                 remaining.append(item)
             self.deferred = remaining
+        # What no argument determines (`"B*NW"` alone) is bound as a whole: the same size
+        # expression elsewhere in the call (another argument, the result) is that size.
+        for item in self.deferred:
+            pattern = item.pattern.substitute({k: v for k, v in self.sizes.items() if k in item.pattern.symbols})
+            earlier = next((e for e in self.expressions if sizes_equal(e[0], pattern)), None)
+            if earlier is None:
+                self.expressions.append((pattern, item.actual))
+            elif differ(earlier[1], item.actual):
+                self._size_error(earlier[1], item.actual, item.where, item.position)
+        self.deferred = []
+
+    def bind_expressions(self, typ: Type) -> Type:
+        """`typ` with each size that is an expression bound as a whole replaced by its binding."""
+        if not self.expressions:
+            return typ
+        return typ.accept(_ExpressionBindings(self))
+
+    def binding_of(self, size: Size) -> Size:
+        if size is None:
+            return None
+        size = size.substitute({k: v for k, v in self.sizes.items() if k in size.symbols})
+        return next((actual for pattern, actual in self.expressions if sizes_equal(pattern, size)), None)
 
     # -- results ------------------------------------------------------------------------------
 

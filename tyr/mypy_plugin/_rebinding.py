@@ -44,7 +44,7 @@ from mypy.nodes import (
     TupleExpr,
     Var,
 )
-from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
+from mypy.plugin import AttributeContext, CheckerPluginInterface, FunctionContext, MethodContext
 from mypy.subtypes import is_proper_subtype, is_subtype
 from mypy.types import (
     AnyType,
@@ -116,7 +116,7 @@ class Assignments:
         return known
 
 
-def settle(ctx: FunctionContext | MethodContext, result: Type, assignments: Assignments) -> Type:
+def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type, assignments: Assignments) -> Type:
     """`result`, after making the names it is assigned to (if any) forget the shapes it overlaps.
 
     The value is assigned to `x` in `x = value` (or `x = value if c else ...`), to `q` in

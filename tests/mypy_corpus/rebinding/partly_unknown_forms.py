@@ -69,3 +69,9 @@ def after_an_error(x: Tensor[B, T, D], y: Tensor[B, 1, 3]) -> None:
     """A call tyr reports gives the unknown shape; the old shape does not come back to fail the next line."""
     x = torch.cat((x, y), dim=1)  # E: cat: sizes must match except in dimension 1  [tyr-shape]
     reveal_type(x)  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]]"
+
+
+def attribute(x: Tensor[B, T, D], n: int) -> None:
+    z = x.reshape(n, x.shape[2])
+    z = z.T  # an attribute, not a call: the same rule
+    reveal_type(z)  # N: Revealed type is "torch._tensor.Tensor[D, Any]"
