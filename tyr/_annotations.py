@@ -25,9 +25,10 @@ class Fixed:
     """A literal size: `Tensor[32, ...]`."""
 
     size: int
+    broadcast: bool = False  # jaxtyping's `#3`: a size of 1 is accepted too
 
     def __str__(self) -> str:
-        return str(self.size)
+        return f"#{self.size}" if self.broadcast else str(self.size)
 
 
 @dataclass(frozen=True)
@@ -35,9 +36,10 @@ class Named:
     """A size bound per call (or per instance): a TypeVar, or a bare name in a string."""
 
     name: str
+    broadcast: bool = False  # jaxtyping's `#n`: a size of 1 is accepted and binds nothing
 
     def __str__(self) -> str:
-        return self.name
+        return f"#{self.name}" if self.broadcast else self.name
 
 
 @dataclass(frozen=True)
@@ -53,12 +55,19 @@ class Computed:
 
 @dataclass(frozen=True)
 class Variadic:
-    """Any number of dims bound together per call: `*Batch` for a TypeVarTuple `Batch`."""
+    """Any number of dims bound together per call: `*Batch` for a TypeVarTuple `Batch`.
 
-    name: str
+    From jaxtyping also `...` (`name` None: bound to nothing) and `*#batch`
+    (`broadcast`: each binding broadcasts with the earlier ones).
+    """
+
+    name: str | None
+    broadcast: bool = False
 
     def __str__(self) -> str:
-        return f"*{self.name}"
+        if self.name is None:
+            return "..."
+        return f"*#{self.name}" if self.broadcast else f"*{self.name}"
 
 
 @dataclass(frozen=True)
@@ -69,7 +78,22 @@ class Wildcard:
         return "Any"
 
 
-DimSpec = Fixed | Named | Computed | Variadic | Wildcard
+@dataclass(frozen=True)
+class Evaluated:
+    """A jaxtyping dim that is a Python expression over the sizes bound so far (`"n+1"`, `"min(a,b)"`).
+
+    It is evaluated as jaxtyping evaluates it (Python's own arithmetic, `{arg}` replaced
+    by an argument's value) and never binds a size.
+    """
+
+    text: str
+    broadcast: bool = False
+
+    def __str__(self) -> str:
+        return f'"#{self.text}"' if self.broadcast else f'"{self.text}"'
+
+
+DimSpec = Fixed | Named | Computed | Variadic | Wildcard | Evaluated
 
 
 @dataclass(frozen=True)
@@ -251,6 +275,11 @@ def read_hint(hint: object) -> Hint | None:
     """What tyr checks for one annotation; None when it has nothing shape-related."""
     if hint is Tensor or hint is torch.Tensor:
         return TensorHint(None, None)
+    from tyr._jaxtyping import read_jaxtyping  # (it builds on this module)
+
+    jaxtyping_hint = read_jaxtyping(hint)
+    if jaxtyping_hint is not None:
+        return jaxtyping_hint
     origin = get_origin(hint)
     if origin is Annotated:
         base, *metadata = get_args(hint)
