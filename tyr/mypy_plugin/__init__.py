@@ -12,6 +12,7 @@ modules generic.  This module only
 dispatches on full names; each concern lives in its own module:
 
 * `_annotations`: `Tensor[...]` and `Dim[...]` in annotations,
+* `_jaxtyping`: jaxtyping's `Float[torch.Tensor, "b c"]` and its kin in annotations,
 * `_types`: shapes and sizes as mypy types and back,
 * `_calls`: calls to functions, methods and classes whose signatures have shapes,
 * `_tensors`: `torch.Tensor` methods, operators and attributes,
@@ -73,6 +74,7 @@ from tyr.mypy_plugin import (
     _einops,
     _errors,
     _functions,
+    _jaxtyping,
     _modules,
     _names,
     _plain,
@@ -113,6 +115,7 @@ class TyrPlugin(Plugin):
         self._attributes: dict[str, str | None] = {}
         self._tensor_aliases: dict[str, bool] = {}
         self._assignments = _rebinding.Assignments()
+        self._jaxtyping = _jaxtyping.Imports(self._module)
         # Each get_*_hook's answer by full name: mypy asks at every call site and every name in an
         # annotation, and most answers are None.
         self._hooks: dict[str, dict[str, Callable[[Any], Any] | None]] = {kind: {} for kind in _HOOK_KINDS}
@@ -121,6 +124,10 @@ class TyrPlugin(Plugin):
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         return _DIGEST
 
+    def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
+        # A module annotated with jaxtyping gets sizes such as `n+1` (tyr's `DimExpr`) without importing tyr.
+        return [(10, _jaxtyping.STATIC, -1)] if _jaxtyping.imports_jaxtyping(file) else []
+
     def set_modules(self, modules: dict[str, MypyFile]) -> None:
         super().set_modules(modules)
         self._infos.clear()
@@ -128,6 +135,7 @@ class TyrPlugin(Plugin):
         self._tensor_aliases.clear()
         self._assignments.clear()
         self._module_classes.clear()
+        self._jaxtyping.clear()
         for hooks in self._hooks.values():
             hooks.clear()
 
@@ -140,6 +148,9 @@ class TyrPlugin(Plugin):
                 return None
             info = self._infos[fullname] = node.node
         return info
+
+    def _module(self, fullname: str) -> MypyFile | None:
+        return self._modules.get(fullname) if self._modules is not None else None
 
     # -- dispatch -------------------------------------------------------------------------------
 
@@ -189,6 +200,10 @@ class TyrPlugin(Plugin):
             return _guarded(_annotations.analyze_tensor, _analyzed, lookup=self.lookup_info)
         if fullname == _names.DIM:
             return _guarded(_annotations.analyze_dim, _analyzed, lookup=self.lookup_info)
+        if fullname in _jaxtyping.ANNOTATED:
+            return _guarded(
+                _jaxtyping.annotated_hook, _analyzed, fullname=fullname, lookup=self.lookup_info, imports=self._jaxtyping
+            )
         return None
 
     # -- calls ----------------------------------------------------------------------------------
