@@ -227,7 +227,7 @@ class _DimMeta(type):
 
     def __getitem__(cls, item: object) -> Any:
         dim = read_dim(item, "Dim[...]")
-        if isinstance(dim, (Variadic, Wildcard)):
+        if isinstance(dim, (Variadic, Wildcard, Evaluated)):
             raise AnnotationError(f"Dim[...] takes one size, not {dim}")
         return Annotated[int, DimMarker(dim)]
 

@@ -116,6 +116,7 @@ class TyrPlugin(Plugin):
         self._tensor_aliases: dict[str, bool] = {}
         self._assignments = _rebinding.Assignments()
         self._jaxtyping = _jaxtyping.Imports(self._module)
+        self._listing = _jaxtyping.Listing()
         # Each get_*_hook's answer by full name: mypy asks at every call site and every name in an
         # annotation, and most answers are None.
         self._hooks: dict[str, dict[str, Callable[[Any], Any] | None]] = {kind: {} for kind in _HOOK_KINDS}
@@ -176,6 +177,8 @@ class TyrPlugin(Plugin):
         self, kind: str, fullname: str, decide: Callable[[str], Callable[[Any], Any] | None]
     ) -> Callable[[Any], Any] | None:
         """`decide(fullname)`, remembered unless it had to wait for mypy (it cleared `_final`)."""
+        if self._listing.pending and kind != "type_analyze" and self._modules is not None:
+            self._listing.sweep(self._modules)  # mypy is type checking: semantic analysis is over
         hooks = self._hooks[kind]
         try:
             return hooks[fullname]
@@ -202,7 +205,12 @@ class TyrPlugin(Plugin):
             return _guarded(_annotations.analyze_dim, _analyzed, lookup=self.lookup_info)
         if fullname in _jaxtyping.ANNOTATED:
             return _guarded(
-                _jaxtyping.annotated_hook, _analyzed, fullname=fullname, lookup=self.lookup_info, imports=self._jaxtyping
+                _jaxtyping.annotated_hook,
+                _analyzed,
+                fullname=fullname,
+                lookup=self.lookup_info,
+                imports=self._jaxtyping,
+                listing=self._listing,
             )
         return None
 

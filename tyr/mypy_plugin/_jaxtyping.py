@@ -17,7 +17,11 @@ tyr's plugin reads an `Annotated` whose name the module imported from jaxtyping 
 * only torch tensors get shapes: `Float[np.ndarray, "n"]` stays mypy's `ndarray`;
 * a string jaxtyping itself refuses (`"b, c"`, `"*a *b"`) is reported.
 
-A size variable's identity is its method's name and its place among the
+The size variables cannot be among the function's type variables while mypy
+analyses it (mypy looks each one up by name in the body), so they join them
+once semantic analysis is over (`Listing`): mypy then solves them wherever it
+meets the function as a value, and unifies them in an override check.  Until
+then, a size variable's identity is its method's name and its place among the
 signature's names (`forward`, the first name, ...), so an override annotated
 like the method it overrides has the same type; each call freshens them
 (`listed`), as mypy freshens a generic function's own type variables.
@@ -27,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.nodes import AssignmentStmt, Import, ImportAll, ImportFrom, MypyFile, NameExpr
+from mypy.nodes import AssignmentStmt, Decorator, FuncDef, Import, ImportAll, ImportFrom, MypyFile, NameExpr
 from mypy.plugin import AnalyzeTypeContext
 from mypy.tvar_scope import TypeVarLikeScope
 from mypy.typeanal import TypeAnalyser
@@ -186,7 +190,9 @@ def _is_jaxtyping(module: str) -> bool:
 # -- annotations --------------------------------------------------------------------------------------
 
 
-def annotated_hook(ctx: AnalyzeTypeContext, fullname: str, lookup: Lookup, imports: Imports) -> Type:
+def annotated_hook(
+    ctx: AnalyzeTypeContext, fullname: str, lookup: Lookup, imports: Imports, listing: Listing
+) -> Type:
     """`Annotated[...]`: a jaxtyping array as a shaped tensor, anything else as mypy reads it."""
     if imports.dtype_of(ctx) is None or len(ctx.type.args) != 2:
         api = ctx.api
@@ -195,10 +201,10 @@ def annotated_hook(ctx: AnalyzeTypeContext, fullname: str, lookup: Lookup, impor
             if analyzed is not None:
                 return analyzed
         return api.analyze_type(ctx.type.args[0]) if ctx.type.args else AnyType(TypeOfAny.from_error)
-    return _array(ctx, lookup)
+    return _array(ctx, lookup, listing)
 
 
-def _array(ctx: AnalyzeTypeContext, lookup: Lookup) -> Type:
+def _array(ctx: AnalyzeTypeContext, lookup: Lookup, listing: Listing) -> Type:
     array, shape = ctx.type.args
     analyzed = ctx.api.analyze_type(array)
     tensor = get_proper_type(analyzed)
@@ -213,7 +219,10 @@ def _array(ctx: AnalyzeTypeContext, lookup: Lookup) -> Type:
     except JaxShapeError as err:
         ctx.api.fail(_errors.BAD_JAXTYPING.format(text=text, why=err), ctx.context, code=_errors.ANNOTATION)
         return tensor.copy_modified(args=[unknown_rank(scope)])
-    return tensor.copy_modified(args=_shape_args(dims, _names_here(ctx, scope), scope))
+    names = _names_here(ctx, scope)
+    if names is not None and names.create and isinstance(ctx.api, TypeAnalyser):
+        listing.note(ctx.api.api.cur_mod_id)
+    return tensor.copy_modified(args=_shape_args(dims, names, scope))
 
 
 def _text(shape: Type) -> str | None:
@@ -331,3 +340,35 @@ def listed(signature: CallableType) -> CallableType:
     """The signature with its jaxtyping size variables among its type variables, to be freshened with them."""
     extra = [var for var in signature_variables(signature) if var not in signature.variables]
     return signature.copy_modified(variables=[*signature.variables, *extra]) if extra else signature
+
+
+class Listing:
+    """Puts the size variables of jaxtyping signatures among their functions' type variables.
+
+    That waits until mypy has analysed the module (it would look the variables up by
+    name in each body): `note` records a module whose signatures got some, and the
+    first hook mypy asks for while type checking lists them (`sweep`; no module is
+    half analysed then).  Functions of module level and of classes are listed; a
+    function nested in another is only seen there, where calls freshen its variables.
+    """
+
+    def __init__(self) -> None:
+        self.pending: set[str] = set()
+
+    def note(self, module: str) -> None:
+        self.pending.add(module)
+
+    def sweep(self, modules: dict[str, MypyFile]) -> None:
+        pending, self.pending = self.pending, set()
+        for name in pending:
+            tree = modules.get(name)
+            if tree is None:
+                continue
+            for _, symbol, _ in tree.local_definitions():
+                node = symbol.node
+                if isinstance(node, Decorator):
+                    if isinstance(node.var.type, CallableType):
+                        node.var.type = listed(node.var.type)
+                    node = node.func
+                if isinstance(node, FuncDef) and isinstance(node.type, CallableType):
+                    node.type = listed(node.type)
