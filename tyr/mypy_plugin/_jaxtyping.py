@@ -33,6 +33,7 @@ from collections.abc import Callable
 
 from mypy.nodes import AssignmentStmt, Decorator, FuncDef, Import, ImportAll, ImportFrom, MypyFile, NameExpr
 from mypy.plugin import AnalyzeTypeContext
+from mypy.semanal import SemanticAnalyzer
 from mypy.tvar_scope import TypeVarLikeScope
 from mypy.typeanal import TypeAnalyser
 from mypy.types import (
@@ -138,8 +139,7 @@ class Imports:
             node = api.lookup_qualified(head, ctx.context, suppress_errors=True)
             module = node.node if node is not None else None
             return last if isinstance(module, MypyFile) and _is_jaxtyping(module.fullname) and last in DTYPES else None
-        current = getattr(api.api, "cur_mod_node", None)
-        return self._imported(current, name, 0) if isinstance(current, MypyFile) else None
+        return self._imported(api.api.cur_mod_node, name, 0) if isinstance(api.api, SemanticAnalyzer) else None
 
     def _imported(self, module: MypyFile, name: str, depth: int) -> str | None:
         key = (module.fullname, name)
@@ -220,8 +220,8 @@ def _array(ctx: AnalyzeTypeContext, lookup: Lookup, listing: Listing) -> Type:
         ctx.api.fail(_errors.BAD_JAXTYPING.format(text=text, why=err), ctx.context, code=_errors.ANNOTATION)
         return tensor.copy_modified(args=[unknown_rank(scope)])
     names = _names_here(ctx, scope)
-    if names is not None and names.create and isinstance(ctx.api, TypeAnalyser):
-        listing.note(ctx.api.api.cur_mod_id)
+    if names is not None and names.create:
+        listing.note(names.module)
     return tensor.copy_modified(args=_shape_args(dims, names, scope))
 
 
@@ -274,8 +274,9 @@ def _expression(dim: SymbolicDim, names: _Names | None, scope: Scope) -> Type:
 class _Names:
     """The size variables jaxtyping's names stand for where an annotation is read."""
 
-    def __init__(self, frame: TypeVarLikeScope, function: str, scope: Scope, create: bool) -> None:
+    def __init__(self, frame: TypeVarLikeScope, function: str, module: str, scope: Scope, create: bool) -> None:
         self.frame = frame
+        self.module = module
         self.namespace = _PREFIX + function.rpartition(".")[2]
         self.scope = scope
         self.create = create
@@ -307,17 +308,17 @@ class _Names:
 def _names_here(ctx: AnalyzeTypeContext, scope: Scope) -> _Names | None:
     """The names of the function whose signature or body holds the annotation (None outside one)."""
     api = ctx.api
-    if not isinstance(api, TypeAnalyser):
+    if not (isinstance(api, TypeAnalyser) and isinstance(api.api, SemanticAnalyzer)):
         return None
     frame = api.tvar_scope
     if frame.is_class_scope or not frame.namespace:
         return None  # module level, a class body, or a Callable[...] type inside a signature
     analyzer = api.api
-    stack = getattr(analyzer, "function_stack", [])
+    stack = analyzer.function_stack
     if not stack or stack[-1].fullname != frame.namespace:
-        return _Names(frame, frame.namespace, scope, create=True)  # the function's own signature
+        return _Names(frame, frame.namespace, analyzer.cur_mod_id, scope, create=True)  # the function's signature
     function = stack[-1]
-    statement = getattr(analyzer, "statement", None)
+    statement = analyzer.statement
     if isinstance(statement, AssignmentStmt) and not all(isinstance(t, NameExpr) for t in statement.lvalues):
         return None  # `self.x: ...`: an attribute outlives the call
     signature = function.type
@@ -325,7 +326,7 @@ def _names_here(ctx: AnalyzeTypeContext, scope: Scope) -> _Names | None:
         for var in signature_variables(signature):
             if var.fullname not in frame.scope:
                 frame.bind_existing(var)
-    return _Names(frame, frame.namespace, scope, create=False)
+    return _Names(frame, frame.namespace, analyzer.cur_mod_id, scope, create=False)
 
 
 def signature_variables(signature: CallableType) -> list[TypeVarLikeType]:
