@@ -20,10 +20,10 @@ tyr's plugin reads an `Annotated` whose name the module imported from jaxtyping 
 The size variables cannot be among the function's type variables while mypy
 analyses it (mypy looks each one up by name in the body), so they join them
 once semantic analysis is over (`Listing`): mypy then solves them wherever it
-meets the function as a value, and unifies them in an override check.  Until
-then, a size variable's identity is its method's name and its place among the
-signature's names (`forward`, the first name, ...), so an override annotated
-like the method it overrides has the same type; each call freshens them
+meets the function as a value, and unifies them in an override check.  A size
+variable's identity is its place among its signature's names (the first name,
+the second, ...), the same in every function: two functions annotated alike
+have one type (an override, a table of functions), and every call freshens them
 (`listed`), as mypy freshens a generic function's own type variables.
 """
 
@@ -111,6 +111,7 @@ DTYPES = frozenset(
 """jaxtyping's dtype classes: `Float[array, shape]` and its kin."""
 
 _PREFIX = "<jaxtyping>."  # the full name of every size variable made here
+_NAMESPACE = "<jaxtyping>"  # their identity: this, and their place among the signature's names
 
 
 # -- which names are jaxtyping's -------------------------------------------------------------------
@@ -274,10 +275,9 @@ def _expression(dim: SymbolicDim, names: _Names | None, scope: Scope) -> Type:
 class _Names:
     """The size variables jaxtyping's names stand for where an annotation is read."""
 
-    def __init__(self, frame: TypeVarLikeScope, function: str, module: str, scope: Scope, create: bool) -> None:
+    def __init__(self, frame: TypeVarLikeScope, module: str, scope: Scope, create: bool) -> None:
         self.frame = frame
         self.module = module
-        self.namespace = _PREFIX + function.rpartition(".")[2]
         self.scope = scope
         self.create = create
 
@@ -294,7 +294,7 @@ class _Names:
         if var is not None or not self.create:
             return var
         index = sum(1 for k in self.frame.scope if k.startswith(_PREFIX))
-        var_id = TypeVarId(-(index + 1), namespace=self.namespace)
+        var_id = TypeVarId(-(index + 1), namespace=_NAMESPACE)
         default = AnyType(TypeOfAny.from_omitted_generics)
         if variadic:
             fallback = self.scope.instance(_names.TUPLE, [self.scope.instance(_names.OBJECT)])
@@ -316,7 +316,7 @@ def _names_here(ctx: AnalyzeTypeContext, scope: Scope) -> _Names | None:
     analyzer = api.api
     stack = analyzer.function_stack
     if not stack or stack[-1].fullname != frame.namespace:
-        return _Names(frame, frame.namespace, analyzer.cur_mod_id, scope, create=True)  # the function's signature
+        return _Names(frame, analyzer.cur_mod_id, scope, create=True)  # the function's own signature
     function = stack[-1]
     statement = analyzer.statement
     if isinstance(statement, AssignmentStmt) and not all(isinstance(t, NameExpr) for t in statement.lvalues):
@@ -326,7 +326,11 @@ def _names_here(ctx: AnalyzeTypeContext, scope: Scope) -> _Names | None:
         for var in signature_variables(signature):
             if var.fullname not in frame.scope:
                 frame.bind_existing(var)
-    return _Names(frame, frame.namespace, analyzer.cur_mod_id, scope, create=False)
+    return _Names(frame, analyzer.cur_mod_id, scope, create=False)
+
+
+def signature_variables_of(function: FuncDef) -> list[TypeVarLikeType]:
+    return signature_variables(function.type) if isinstance(function.type, CallableType) else []
 
 
 def signature_variables(signature: CallableType) -> list[TypeVarLikeType]:
@@ -354,22 +358,35 @@ class Listing:
     """
 
     def __init__(self) -> None:
-        self.pending: set[str] = set()
+        self.modules: set[str] = set()
+        self.decorated: list[Decorator] = []  # listed, but mypy has not yet typed what the decorators return
+
+    @property
+    def pending(self) -> bool:
+        return bool(self.modules or self.decorated)
 
     def note(self, module: str) -> None:
-        self.pending.add(module)
+        self.modules.add(module)
 
     def sweep(self, modules: dict[str, MypyFile]) -> None:
-        pending, self.pending = self.pending, set()
-        for name in pending:
+        decorated, self.decorated = self.decorated, []
+        for decorator in decorated:
+            self._list_decorated(decorator)
+        names, self.modules = self.modules, set()
+        for name in names:
             tree = modules.get(name)
-            if tree is None:
-                continue
-            for _, symbol, _ in tree.local_definitions():
+            for _, symbol, _ in tree.local_definitions() if tree is not None else ():
                 node = symbol.node
                 if isinstance(node, Decorator):
-                    if isinstance(node.var.type, CallableType):
-                        node.var.type = listed(node.var.type)
+                    self._list_decorated(node)
                     node = node.func
                 if isinstance(node, FuncDef) and isinstance(node.type, CallableType):
                     node.type = listed(node.type)
+
+    def _list_decorated(self, decorator: Decorator) -> None:
+        """The decorated function's type (`@jaxtyped(...)` keeps it), listed once mypy has it."""
+        if decorator.var.type is None:
+            if signature_variables_of(decorator.func):
+                self.decorated.append(decorator)
+        elif isinstance(decorator.var.type, CallableType):
+            decorator.var.type = listed(decorator.var.type)
