@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import tokenize
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -34,20 +35,22 @@ def _as_tyr(fn: Any = None, *, typechecker: object = None) -> Any:
     return tyr.checked if fn is None else tyr.checked(fn)
 
 
-def raising_lines(path: Path, decorate: Callable[..., Any] | None) -> set[int]:
-    """Run the program statement by statement; the first lines of those that raised.
+def raising_lines(path: Path, decorate: Callable[..., Any] | None) -> dict[int, str]:
+    """Run the program statement by statement; the first lines of those that raised, with the error.
 
     `decorate`: what the program's `jaxtyped` is replaced by (None: jaxtyping's own).
     """
     tree = ast.parse(path.read_text(), str(path))
     namespace: dict[str, Any] = {"__name__": f"jaxtyping_corpus.{path.stem}"}
-    raised: set[int] = set()
+    raised: dict[int, str] = {}
     for statement in tree.body:
         code = compile(ast.Module([statement], type_ignores=[]), str(path), "exec", dont_inherit=True)
         try:
-            exec(code, namespace)
-        except Exception:
-            raised.add(statement.lineno)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # (beartype's deprecation notes on `typing.Tuple` are no verdict)
+                exec(code, namespace)
+        except Exception as err:
+            raised[statement.lineno] = f"{type(err).__name__}: {str(err)[:200]}"
         if decorate is not None and "jaxtyped" in namespace:
             namespace["jaxtyped"] = decorate
     return raised
@@ -65,5 +68,5 @@ def test_same_verdicts(program: Path) -> None:
     expected = marked_lines(program)
     jaxtyping = raising_lines(program, None)
     checked = raising_lines(program, _as_tyr)
-    assert jaxtyping == expected, f"jaxtyping raised on lines {sorted(jaxtyping)}, marked: {sorted(expected)}"
-    assert checked == expected, f"tyr.checked raised on lines {sorted(checked)}, marked: {sorted(expected)}"
+    assert jaxtyping.keys() == expected, f"jaxtyping raised {jaxtyping}; marked: {sorted(expected)}"
+    assert checked.keys() == expected, f"tyr.checked raised {checked}; marked: {sorted(expected)}"

@@ -327,10 +327,18 @@ def call_hook(ctx: MethodContext, pending: _calls.PendingCalls, lookup: Lookup) 
     """The result of `module(...)`: from its shape rule, or its `forward`'s shapes; torch's `Any` when unknown.
 
     Plain mypy types every module call `Any`.  tyr gives a tensor type only where it
-    knows something of the shape, so code without shapes sees what it always saw.
+    knows something of the shape, so code without shapes sees what it always saw.  A
+    user's `forward` with shapes is what mypy checks the call against: its result,
+    sizes bound or unknown, is the call's (mypy's default would keep the size variables
+    of `forward` it was not told to solve).
     """
     result = _call_result(ctx, pending, lookup)
-    return result if mentions_shapes(result) or _is_failed(result) else ctx.default_return_type
+    if mentions_shapes(result) or _is_failed(result):
+        return result
+    module = get_proper_type(ctx.type)
+    if isinstance(module, Instance) and _is_users(module.type) and mentions_shapes(ctx.default_return_type):
+        return result
+    return ctx.default_return_type
 
 
 def _call_result(ctx: MethodContext, pending: _calls.PendingCalls, lookup: Lookup) -> Type:

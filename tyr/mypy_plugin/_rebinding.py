@@ -14,12 +14,18 @@ value, and the name's shape is unknown from there on.  Members the value does no
 overlap (another rank, other known sizes) stay: another path may still hold them.
 The name's own variable is what mypy widens on such assignments anyway
 (`TypeChecker.check_assignment`); tyr only does it the other way round.
+
+In a loop (`for layer in self.layers: x = layer(x)`), mypy also keeps the shape the
+name had before the loop, for the case the loop runs no time, and joins it with the
+new one after the loop (`Tensor[B, I] | Tensor[B, Any]`): so where the loop starts,
+a shape the new value could be is forgotten the same way (`_forget_before_loops`).
 """
 
 from __future__ import annotations
 
+from mypy.binder import ConditionalTypeBinder, CurrentType
 from mypy.checker import TypeChecker
-from mypy.literals import literal_hash
+from mypy.literals import Key, literal_hash
 from mypy.nodes import AssignmentStmt, Expression, FuncItem, MypyFile, NameExpr, Statement, Var
 from mypy.plugin import FunctionContext, MethodContext
 from mypy.subtypes import is_subtype
@@ -83,7 +89,22 @@ def settle(ctx: FunctionContext | MethodContext, result: Type, assignments: Assi
     binder = ctx.api.binder
     if key is not None and key in binder.declarations:
         binder.declarations[key] = var.type
+        _forget_before_loops(binder, key, result)
     return result
+
+
+def _forget_before_loops(binder: ConditionalTypeBinder, key: Key, result: Type) -> None:
+    """Where each enclosing loop starts, the name's shape becomes `result` if it could be that.
+
+    A loop that runs no time leaves the name as it was, a shape `result` admits (its
+    unknown sizes fit it): so the name after the loop is `result`, never a union with it.
+    """
+    if not binder.break_frames:
+        return
+    for index in range(binder.break_frames[0], len(binder.frames) - 1):
+        before = binder._get(key, index)
+        if before is not None and _stale(before.type, result):
+            binder.frames[index].types[key] = CurrentType(result, before.from_assignment)
 
 
 def _stale(item: Type, result: Type) -> bool:
@@ -100,8 +121,14 @@ def _stale(item: Type, result: Type) -> bool:
 
 
 def _partly_unknown(result: Type) -> bool:
-    """A tensor type with an unknown size or an unknown number of dims."""
+    """A tensor type with an unknown size or an unknown number of dims (or a union with one).
+
+    A union comes from a call on a name mypy holds as a union (in a loop, the shape
+    before the loop and the one the body assigns): mypy checks the call once per member.
+    """
     t = get_proper_type(result)
+    if isinstance(t, UnionType):
+        return any(_partly_unknown(item) for item in t.items)
     if not (isinstance(t, Instance) and t.type.fullname in _SHAPED and t.type.has_type_var_tuple_type):
         return False
     for arg in t.args:
