@@ -31,8 +31,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.nodes import AssignmentStmt, Decorator, FuncDef, Import, ImportAll, ImportFrom, MypyFile, NameExpr
-from mypy.plugin import AnalyzeTypeContext
+from mypy.checker import TypeChecker
+from mypy.nodes import (
+    AssignmentStmt,
+    Decorator,
+    Expression,
+    FuncDef,
+    FuncItem,
+    Import,
+    ImportAll,
+    ImportFrom,
+    MypyFile,
+    NameExpr,
+    Var,
+)
+from mypy.plugin import AnalyzeTypeContext, CheckerPluginInterface
 from mypy.semanal import SemanticAnalyzer
 from mypy.tvar_scope import TypeVarLikeScope
 from mypy.typeanal import TypeAnalyser
@@ -64,6 +77,7 @@ from tyr._jaxtyping_dims import (
 )
 from tyr._symbolic import sym
 from tyr.mypy_plugin import _errors, _names
+from tyr.mypy_plugin._dtypes import IndexDtype
 from tyr.mypy_plugin._types import UNKNOWN, Lookup, Scope, is_shaped, shape_class, shape_variables, unknown_rank
 
 ANNOTATED = frozenset({"typing.Annotated", "typing_extensions.Annotated"})
@@ -130,7 +144,7 @@ class Imports:
     def dtype_of(self, ctx: AnalyzeTypeContext) -> str | None:
         """The jaxtyping dtype class (`"Float"`) the annotation's name refers to, or None."""
         api = ctx.api
-        if not isinstance(api, TypeAnalyser):
+        if not (isinstance(api, TypeAnalyser) and isinstance(api.api, SemanticAnalyzer)):
             return None
         name = ctx.type.name
         head, _, last = name.rpartition(".")
@@ -138,9 +152,16 @@ class Imports:
             return None
         if head:
             node = api.lookup_qualified(head, ctx.context, suppress_errors=True)
-            module = node.node if node is not None else None
-            return last if isinstance(module, MypyFile) and _is_jaxtyping(module.fullname) and last in DTYPES else None
-        return self._imported(api.api.cur_mod_node, name, 0) if isinstance(api.api, SemanticAnalyzer) else None
+            return last if node is not None and _is_jaxtyping_module(node.node) and last in DTYPES else None
+        return self._imported(api.api.cur_mod_node, name, 0)
+
+    def dtype_named(self, module: MypyFile, name: str) -> str | None:
+        """The same for a name written in `module` at its top level (`Bool`, `jt.Bool`)."""
+        head, _, last = name.rpartition(".")
+        if head:
+            node = module.names.get(head)
+            return last if node is not None and _is_jaxtyping_module(node.node) and last in DTYPES else None
+        return self._imported(module, name, 0)
 
     def _imported(self, module: MypyFile, name: str, depth: int) -> str | None:
         key = (module.fullname, name)
@@ -182,6 +203,10 @@ def imports_jaxtyping(file: MypyFile) -> bool:
         if isinstance(imported, Import) and any(_is_jaxtyping(name) for name, _ in imported.ids):
             return True
     return False
+
+
+def _is_jaxtyping_module(node: object) -> bool:
+    return isinstance(node, MypyFile) and _is_jaxtyping(node.fullname)
 
 
 def _is_jaxtyping(module: str) -> bool:
@@ -390,3 +415,37 @@ class Listing:
                 self.decorated.append(decorator)
         elif isinstance(decorator.var.type, CallableType):
             decorator.var.type = listed(decorator.var.type)
+
+
+# -- dtypes ------------------------------------------------------------------------------------------
+
+_INDEX_DTYPES: dict[str, IndexDtype] = {
+    "Bool": "bool",
+    "UInt8": "bool",  # (torch indexes with a uint8 tensor as with a mask)
+    "Int": "int",
+    "Int8": "int",
+    "Int16": "int",
+    "Int32": "int",
+    "Int64": "int",
+}
+
+
+def declared_index_dtype(api: CheckerPluginInterface, expr: Expression) -> IndexDtype:
+    """An index tensor's dtype from its parameter's jaxtyping annotation (`mask: Bool[Tensor, "n"]`), if any.
+
+    Tensor types carry no dtype; this is where the dtype part of a jaxtyping
+    annotation tells tyr something: `x[mask]` picks elements, `x[idx]` gathers rows.
+    """
+    if not (isinstance(api, TypeChecker) and isinstance(expr, NameExpr) and isinstance(expr.node, Var)):
+        return None
+    function = api.scope.current_function()
+    signature = function.unanalyzed_type if function is not None else None
+    if not (isinstance(function, FuncItem) and isinstance(signature, CallableType)):
+        return None
+    for argument, annotation in zip(function.arguments, signature.arg_types):
+        if argument.variable is expr.node:
+            written = get_proper_type(annotation)
+            name = written.name if isinstance(written, UnboundType) else None
+            dtype = Imports(api.modules.get).dtype_named(api.tree, name) if name is not None else None
+            return _INDEX_DTYPES.get(dtype) if dtype is not None else None
+    return None
