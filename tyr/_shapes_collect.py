@@ -44,7 +44,7 @@ from mypy.nodes import (
 )
 from mypy.types import CallableType, NoneType, TupleType, Type, UnionType, get_proper_type
 
-from tyr.mypy_plugin._types import NotATensor, Scope, is_tensor_instance
+from tyr.mypy_plugin._types import Lookup, NotATensor, Scope, is_tensor_instance
 from tyr.shape_rules import MaybeShape, Variadic
 from tyr.shape_rules.core import show
 
@@ -149,7 +149,7 @@ class _Keeper(Plugin):
 
 
 class _Reader:
-    def __init__(self, types: dict[Expression, Type], lookup: object) -> None:
+    def __init__(self, types: dict[Expression, Type], lookup: Lookup) -> None:
         self.types = types
         self.lookup = lookup
 
@@ -248,7 +248,7 @@ class _Reader:
             if not is_tensor_instance(p):
                 return None
             tensors += 1
-            scope = Scope(self.lookup)  # type: ignore[arg-type]
+            scope = Scope(self.lookup)
             try:
                 shape = scope.tensor_shape(p)
             except NotATensor:
