@@ -140,3 +140,33 @@ def test_compiled_where_it_can_be() -> None:
 
     assert "_reference(" not in tyr.checked(fast).__tyr_source__.split("def _wrapper", 1)[1]
     assert "return _reference(" in tyr.checked(slow).__tyr_source__
+
+
+def test_modules_and_dataclasses() -> None:
+    """`tyr.checked` on a class checks its methods, a dataclass's fields through its `__init__`, as jaxtyped does."""
+    from dataclasses import dataclass
+
+    from torch import nn
+
+    @tyr.checked
+    class Head(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.proj = nn.Linear(8, 3)
+
+        def forward(self, x: Float[Tensor, "*batch 8"]) -> Float[Tensor, "*batch 3"]:
+            return self.proj(x)
+
+    @tyr.checked
+    @dataclass
+    class Rays:
+        origins: Float[Tensor, "*batch 3"]
+        directions: Float[Tensor, "*batch 3"]
+
+    head = Head()
+    head(torch.randn(2, 5, 8))
+    with pytest.raises(tyr.ShapeError, match="Head.forward"):
+        head(torch.randn(2, 5, 7))
+    Rays(torch.zeros(4, 3), torch.ones(4, 3))
+    with pytest.raises(tyr.ShapeError, match="directions"):
+        Rays(torch.zeros(4, 3), torch.ones(5, 3))
