@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,14 @@ def main():
     pair = (torch.ones(3), torch.ones(3, 3)); a, b = pair
     return probs, flat, text, a, b
 '''
+
+
+@pytest.fixture(scope="module", autouse=True)
+def own_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """mypy's cache for these tests alone (other tests may run mypy at the same time)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MYPY_CACHE_DIR", str(tmp_path_factory.mktemp("mypy_cache")))
+        yield
 
 
 @pytest.fixture(scope="module")

@@ -28,6 +28,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     report = collect(options.paths, options.config_file)
     print(as_json(report) if options.json else text(report))
+    if report.errors:
+        print(f"(mypy reported {len(report.errors)} lines of errors and notes: run mypy to see them)", file=sys.stderr)
     if options.comment is not None:
         root = Path(*_common_parts([file.path.resolve().parent for file in report.files]))
         for file in report.files:

@@ -10,6 +10,7 @@ and every name an assignment binds to a tensor, the shape mypy's types give it.
 from __future__ import annotations
 
 import io
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -98,7 +99,7 @@ def collect(paths: Sequence[str], config_file: str | None = None) -> Report:
         args += ["--explicit-package-bases"]
     if config_file is not None:
         args += ["--config-file", config_file]
-    sources, options = process_options(args, stdout=io.StringIO(), stderr=io.StringIO())
+    sources, options = process_options(args, stdout=io.StringIO(), stderr=sys.stderr)  # (exits on a bad path)
     if _PLUGIN not in options.plugins:
         options.plugins.append(_PLUGIN)
     if stubs and str(_STUBS) not in options.mypy_path:
