@@ -12,7 +12,9 @@ modules generic.  This module only
 dispatches on full names; each concern lives in its own module:
 
 * `_annotations`: `Tensor[...]` and `Dim[...]` in annotations,
-* `_jaxtyping`: jaxtyping's `Float[torch.Tensor, "b c"]` and its kin in annotations,
+* `_jaxtyping`: jaxtyping's `Float[torch.Tensor, "b c"]` and its kin in annotations
+  (`_jaxtyping_imports`: which names are jaxtyping's; `_jaxtyping_names`: the size
+  variables a function's names stand for),
 * `_types`: shapes and sizes as mypy types and back,
 * `_calls`: calls to functions, methods and classes whose signatures have shapes,
 * `_tensors`: `torch.Tensor` methods, operators and attributes,
@@ -75,6 +77,8 @@ from tyr.mypy_plugin import (
     _errors,
     _functions,
     _jaxtyping,
+    _jaxtyping_imports,
+    _jaxtyping_names,
     _modules,
     _names,
     _plain,
@@ -115,8 +119,8 @@ class TyrPlugin(Plugin):
         self._attributes: dict[str, str | None] = {}
         self._tensor_aliases: dict[str, bool] = {}
         self._assignments = _rebinding.Assignments()
-        self._jaxtyping = _jaxtyping.Imports(self._module)
-        self._listing = _jaxtyping.Listing()
+        self._jaxtyping = _jaxtyping_imports.Imports(self._module)
+        self._listing = _jaxtyping_names.Listing()
         # Each get_*_hook's answer by full name: mypy asks at every call site and every name in an
         # annotation, and most answers are None.
         self._hooks: dict[str, dict[str, Callable[[Any], Any] | None]] = {kind: {} for kind in _HOOK_KINDS}
@@ -127,7 +131,7 @@ class TyrPlugin(Plugin):
 
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
         # A module annotated with jaxtyping gets sizes such as `n+1` (tyr's `DimExpr`) without importing tyr.
-        return [(10, _jaxtyping.STATIC, -1)] if _jaxtyping.imports_jaxtyping(file) else []
+        return [(10, _jaxtyping_imports.STATIC, -1)] if _jaxtyping_imports.imports_jaxtyping(file) else []
 
     def set_modules(self, modules: dict[str, MypyFile]) -> None:
         super().set_modules(modules)

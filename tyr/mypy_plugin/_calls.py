@@ -48,7 +48,7 @@ from mypy.types import (
 
 from tyr._symbolic import NO_SOLUTION, Expr, sizes_equal, solve_for
 from tyr.mypy_plugin import _errors, _names
-from tyr.mypy_plugin._jaxtyping import listed
+from tyr.mypy_plugin._jaxtyping_names import listed
 from tyr.mypy_plugin._types import (
     UNKNOWN,
     Lookup,

@@ -17,37 +17,15 @@ tyr's plugin reads an `Annotated` whose name the module imported from jaxtyping 
 * only torch tensors get shapes: `Float[np.ndarray, "n"]` stays mypy's `ndarray`;
 * a string jaxtyping itself refuses (`"b, c"`, `"*a *b"`) is reported.
 
-The size variables cannot be among the function's type variables while mypy
-analyses it (mypy looks each one up by name in the body), so they join them
-once semantic analysis is over (`Listing`): mypy then solves them wherever it
-meets the function as a value, and unifies them in an override check.  A size
-variable's identity is its place among its signature's names (the first name,
-the second, ...), the same in every function: two functions annotated alike
-have one type (an override, a table of functions), and every call freshens them
-(`listed`), as mypy freshens a generic function's own type variables.
+Which names are jaxtyping's is `_jaxtyping_imports`' question; the size variables
+a function's names stand for are `_jaxtyping_names`'.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from mypy.checker import TypeChecker
-from mypy.nodes import (
-    AssignmentStmt,
-    Decorator,
-    Expression,
-    FuncDef,
-    FuncItem,
-    Import,
-    ImportAll,
-    ImportFrom,
-    MypyFile,
-    NameExpr,
-    Var,
-)
+from mypy.nodes import Expression, FuncItem, NameExpr, Var
 from mypy.plugin import AnalyzeTypeContext, CheckerPluginInterface
-from mypy.semanal import SemanticAnalyzer
-from mypy.tvar_scope import TypeVarLikeScope
 from mypy.typeanal import TypeAnalyser
 from mypy.types import (
     AnyType,
@@ -56,15 +34,10 @@ from mypy.types import (
     RawExpressionType,
     Type,
     TypeOfAny,
-    TypeVarId,
-    TypeVarLikeType,
-    TypeVarTupleType,
-    TypeVarType,
     UnboundType,
     UnpackType,
     get_proper_type,
 )
-from mypy.util import correct_relative_import
 
 from tyr._jaxtyping_dims import (
     FixedDim,
@@ -76,141 +49,13 @@ from tyr._jaxtyping_dims import (
     parse_dims,
 )
 from tyr._symbolic import sym
-from tyr.mypy_plugin import _errors, _names
+from tyr.mypy_plugin import _errors
 from tyr.mypy_plugin._dtypes import IndexDtype
-from tyr.mypy_plugin._types import UNKNOWN, Lookup, Scope, is_shaped, shape_class, shape_variables, unknown_rank
+from tyr.mypy_plugin._jaxtyping_imports import Imports
+from tyr.mypy_plugin._jaxtyping_names import Listing, Names, names_here
+from tyr.mypy_plugin._types import UNKNOWN, Lookup, Scope, is_shaped, shape_class, unknown_rank
 
 ANNOTATED = frozenset({"typing.Annotated", "typing_extensions.Annotated"})
-
-DTYPES = frozenset(
-    {
-        "AbstractDtype",
-        "BFloat16",
-        "Bool",
-        "Complex",
-        "Complex64",
-        "Complex128",
-        "Float",
-        "Float4e2m1fn",
-        "Float8e4m3b11fnuz",
-        "Float8e4m3fn",
-        "Float8e4m3fnuz",
-        "Float8e5m2",
-        "Float8e5m2fnuz",
-        "Float16",
-        "Float32",
-        "Float64",
-        "Inexact",
-        "Int",
-        "Int2",
-        "Int4",
-        "Int8",
-        "Int16",
-        "Int32",
-        "Int64",
-        "Integer",
-        "Key",
-        "Num",
-        "Real",
-        "Shaped",
-        "UInt",
-        "UInt2",
-        "UInt4",
-        "UInt8",
-        "UInt16",
-        "UInt32",
-        "UInt64",
-    }
-)
-"""jaxtyping's dtype classes: `Float[array, shape]` and its kin."""
-
-_PREFIX = "<jaxtyping>."  # the full name of every size variable made here
-_NAMESPACE = "<jaxtyping>"  # their identity: this, and their place among the signature's names
-
-
-# -- which names are jaxtyping's -------------------------------------------------------------------
-
-
-class Imports:
-    """Which names of a module are jaxtyping's dtype classes, followed through re-exports (once per name)."""
-
-    def __init__(self, module: Callable[[str], MypyFile | None]) -> None:
-        self._module = module
-        self._known: dict[tuple[str, str], str | None] = {}
-
-    def clear(self) -> None:
-        self._known.clear()
-
-    def dtype_of(self, ctx: AnalyzeTypeContext) -> str | None:
-        """The jaxtyping dtype class (`"Float"`) the annotation's name refers to, or None."""
-        api = ctx.api
-        if not (isinstance(api, TypeAnalyser) and isinstance(api.api, SemanticAnalyzer)):
-            return None
-        name = ctx.type.name
-        head, _, last = name.rpartition(".")
-        if last == "Annotated":
-            return None
-        if head:
-            node = api.lookup_qualified(head, ctx.context, suppress_errors=True)
-            return last if node is not None and _is_jaxtyping_module(node.node) and last in DTYPES else None
-        return self._imported(api.api.cur_mod_node, name, 0)
-
-    def dtype_named(self, module: MypyFile, name: str) -> str | None:
-        """The same for a name written in `module` at its top level (`Bool`, `jt.Bool`)."""
-        head, _, last = name.rpartition(".")
-        if head:
-            node = module.names.get(head)
-            return last if node is not None and _is_jaxtyping_module(node.node) and last in DTYPES else None
-        return self._imported(module, name, 0)
-
-    def _imported(self, module: MypyFile, name: str, depth: int) -> str | None:
-        key = (module.fullname, name)
-        if key not in self._known:
-            self._known[key] = None  # (an import cycle ends here)
-            self._known[key] = self._find(module, name, depth)
-        return self._known[key]
-
-    def _find(self, module: MypyFile, name: str, depth: int) -> str | None:
-        for imported in module.imports:
-            if not isinstance(imported, (ImportFrom, ImportAll)):
-                continue
-            source, _ = correct_relative_import(
-                module.fullname, imported.relative, imported.id, module.path.endswith("__init__.py")
-            )
-            if isinstance(imported, ImportAll):
-                if _is_jaxtyping(source) and name in DTYPES:
-                    return name
-                continue
-            for original, alias in imported.names:
-                if (alias or original) != name:
-                    continue
-                if _is_jaxtyping(source):
-                    return original if original in DTYPES else None
-                other = self._module(source) if depth < 4 else None
-                if other is not None:
-                    return self._imported(other, original, depth + 1)
-        return None
-
-
-STATIC = "tyr._static"
-"""What mypy must load in a module annotated with jaxtyping: the types tyr writes sizes with."""
-
-
-def imports_jaxtyping(file: MypyFile) -> bool:
-    for imported in file.imports:
-        if isinstance(imported, (ImportFrom, ImportAll)) and _is_jaxtyping(imported.id):
-            return True
-        if isinstance(imported, Import) and any(_is_jaxtyping(name) for name, _ in imported.ids):
-            return True
-    return False
-
-
-def _is_jaxtyping_module(node: object) -> bool:
-    return isinstance(node, MypyFile) and _is_jaxtyping(node.fullname)
-
-
-def _is_jaxtyping(module: str) -> bool:
-    return module == "jaxtyping" or module.startswith("jaxtyping.")
 
 
 # -- annotations --------------------------------------------------------------------------------------
@@ -245,7 +90,7 @@ def _array(ctx: AnalyzeTypeContext, lookup: Lookup, listing: Listing) -> Type:
     except JaxShapeError as err:
         ctx.api.fail(_errors.BAD_JAXTYPING.format(text=text, why=err), ctx.context, code=_errors.ANNOTATION)
         return tensor.copy_modified(args=[unknown_rank(scope)])
-    names = _names_here(ctx, scope)
+    names = names_here(ctx, scope)
     if names is not None and names.create:
         listing.note(names.module)
     return tensor.copy_modified(args=_shape_args(dims, names, scope))
@@ -260,7 +105,7 @@ def _text(shape: Type) -> str | None:
     return None
 
 
-def _shape_args(dims: tuple[JaxDim, ...], names: _Names | None, scope: Scope) -> list[Type]:
+def _shape_args(dims: tuple[JaxDim, ...], names: Names | None, scope: Scope) -> list[Type]:
     args: list[Type] = []
     for dim in dims:
         if isinstance(dim, VariadicDim):
@@ -280,7 +125,7 @@ def _shape_args(dims: tuple[JaxDim, ...], names: _Names | None, scope: Scope) ->
     return args
 
 
-def _expression(dim: SymbolicDim, names: _Names | None, scope: Scope) -> Type:
+def _expression(dim: SymbolicDim, names: Names | None, scope: Scope) -> Type:
     if dim.expr is None or dim.broadcast:
         return UNKNOWN
     renames = {}
@@ -292,129 +137,6 @@ def _expression(dim: SymbolicDim, names: _Names | None, scope: Scope) -> Type:
         if scoped != name:
             renames[name] = sym(scoped)
     return scope.size_type(dim.expr.substitute(renames) if renames else dim.expr)
-
-
-# -- the size variables of a function ---------------------------------------------------------------
-
-
-class _Names:
-    """The size variables jaxtyping's names stand for where an annotation is read."""
-
-    def __init__(self, frame: TypeVarLikeScope, module: str, scope: Scope, create: bool) -> None:
-        self.frame = frame
-        self.module = module
-        self.scope = scope
-        self.create = create
-
-    def single(self, name: str) -> TypeVarType | None:
-        var = self._get(_PREFIX + name, name, variadic=False)
-        return var if isinstance(var, TypeVarType) else None
-
-    def variadic(self, name: str) -> TypeVarTupleType | None:
-        var = self._get(f"{_PREFIX}*{name}", name, variadic=True)
-        return var if isinstance(var, TypeVarTupleType) else None
-
-    def _get(self, key: str, name: str, *, variadic: bool) -> TypeVarLikeType | None:
-        var = self.frame.scope.get(key)
-        if var is not None or not self.create:
-            return var
-        index = sum(1 for k in self.frame.scope if k.startswith(_PREFIX))
-        var_id = TypeVarId(-(index + 1), namespace=_NAMESPACE)
-        default = AnyType(TypeOfAny.from_omitted_generics)
-        if variadic:
-            fallback = self.scope.instance(_names.TUPLE, [self.scope.instance(_names.OBJECT)])
-            var = TypeVarTupleType(name, key, var_id, fallback, fallback, default)
-        else:
-            var = TypeVarType(name, key, var_id, [], self.scope.instance(_names.OBJECT), default)
-        self.frame.bind_existing(var)
-        return var
-
-
-def _names_here(ctx: AnalyzeTypeContext, scope: Scope) -> _Names | None:
-    """The names of the function whose signature or body holds the annotation (None outside one)."""
-    api = ctx.api
-    if not (isinstance(api, TypeAnalyser) and isinstance(api.api, SemanticAnalyzer)):
-        return None
-    frame = api.tvar_scope
-    if frame.is_class_scope or not frame.namespace:
-        return None  # module level, a class body, or a Callable[...] type inside a signature
-    analyzer = api.api
-    stack = analyzer.function_stack
-    if not stack or stack[-1].fullname != frame.namespace:
-        return _Names(frame, analyzer.cur_mod_id, scope, create=True)  # the function's own signature
-    function = stack[-1]
-    statement = analyzer.statement
-    if isinstance(statement, AssignmentStmt) and not all(isinstance(t, NameExpr) for t in statement.lvalues):
-        return None  # `self.x: ...`: an attribute outlives the call
-    signature = function.type
-    if isinstance(signature, CallableType):
-        for var in signature_variables(signature):
-            if var.fullname not in frame.scope:
-                frame.bind_existing(var)
-    return _Names(frame, analyzer.cur_mod_id, scope, create=False)
-
-
-def signature_variables_of(function: FuncDef) -> list[TypeVarLikeType]:
-    return signature_variables(function.type) if isinstance(function.type, CallableType) else []
-
-
-def signature_variables(signature: CallableType) -> list[TypeVarLikeType]:
-    """The size variables a signature's jaxtyping annotations introduced."""
-    found: dict[TypeVarId, TypeVarLikeType] = {}
-    for t in (*signature.arg_types, signature.ret_type):
-        found.update(shape_variables(t))
-    return [var for var in found.values() if var.fullname.startswith(_PREFIX)]
-
-
-def listed(signature: CallableType) -> CallableType:
-    """The signature with its jaxtyping size variables among its type variables, to be freshened with them."""
-    extra = [var for var in signature_variables(signature) if var not in signature.variables]
-    return signature.copy_modified(variables=[*signature.variables, *extra]) if extra else signature
-
-
-class Listing:
-    """Puts the size variables of jaxtyping signatures among their functions' type variables.
-
-    That waits until mypy has analysed the module (it would look the variables up by
-    name in each body): `note` records a module whose signatures got some, and the
-    first hook mypy asks for while type checking lists them (`sweep`; no module is
-    half analysed then).  Functions of module level and of classes are listed; a
-    function nested in another is only seen there, where calls freshen its variables.
-    """
-
-    def __init__(self) -> None:
-        self.modules: set[str] = set()
-        self.decorated: list[Decorator] = []  # listed, but mypy has not yet typed what the decorators return
-
-    @property
-    def pending(self) -> bool:
-        return bool(self.modules or self.decorated)
-
-    def note(self, module: str) -> None:
-        self.modules.add(module)
-
-    def sweep(self, modules: dict[str, MypyFile]) -> None:
-        decorated, self.decorated = self.decorated, []
-        for decorator in decorated:
-            self._list_decorated(decorator)
-        names, self.modules = self.modules, set()
-        for name in names:
-            tree = modules.get(name)
-            for _, symbol, _ in tree.local_definitions() if tree is not None else ():
-                node = symbol.node
-                if isinstance(node, Decorator):
-                    self._list_decorated(node)
-                    node = node.func
-                if isinstance(node, FuncDef) and isinstance(node.type, CallableType):
-                    node.type = listed(node.type)
-
-    def _list_decorated(self, decorator: Decorator) -> None:
-        """The decorated function's type (`@jaxtyped(...)` keeps it), listed once mypy has it."""
-        if decorator.var.type is None:
-            if signature_variables_of(decorator.func):
-                self.decorated.append(decorator)
-        elif isinstance(decorator.var.type, CallableType):
-            decorator.var.type = listed(decorator.var.type)
 
 
 # -- dtypes ------------------------------------------------------------------------------------------

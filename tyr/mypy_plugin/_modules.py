@@ -46,7 +46,7 @@ from tyr import shape_rules as rules
 from tyr._symbolic import Expr
 from tyr.mypy_plugin import _calls, _einops, _errors, _names
 from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
-from tyr.mypy_plugin._jaxtyping import listed
+from tyr.mypy_plugin._jaxtyping_names import listed
 from tyr.mypy_plugin._types import UNKNOWN, Lookup, NotATensor, Scope, mentions_shapes, unknown_rank
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, Variadic, nn_modules
 from tyr.shape_rules import nn_functional as nnf

@@ -1,0 +1,151 @@
+"""The size variables jaxtyping's names stand for: one per name of a function's signature.
+
+jaxtyping binds a name once per call, for the call's arguments and return value;
+here each name of a signature is a size variable of that function (a TypeVar, or a
+TypeVarTuple for `*batch`), made when mypy analyses the signature and found again
+by annotations in the function's body.  Anywhere else a name has no variable.
+
+The variables cannot be among the function's type variables while mypy analyses
+it (mypy looks each one up by name in the body), so they join them once semantic
+analysis is over (`Listing`): mypy then solves them wherever it meets the function
+as a value, and unifies them in an override check.  A variable's identity is its
+place among its signature's names (the first name, the second, ...), the same in
+every function: two functions annotated alike have one type (an override, a table
+of functions), and every call freshens them (`listed`), as mypy freshens a generic
+function's own type variables.
+"""
+
+from __future__ import annotations
+
+from mypy.nodes import AssignmentStmt, Decorator, FuncDef, MypyFile, NameExpr
+from mypy.plugin import AnalyzeTypeContext
+from mypy.semanal import SemanticAnalyzer
+from mypy.tvar_scope import TypeVarLikeScope
+from mypy.typeanal import TypeAnalyser
+from mypy.types import AnyType, CallableType, TypeOfAny, TypeVarId, TypeVarLikeType, TypeVarTupleType, TypeVarType
+
+from tyr.mypy_plugin import _names
+from tyr.mypy_plugin._types import Scope, shape_variables
+
+_PREFIX = "<jaxtyping>."  # the full name of every size variable made here
+_NAMESPACE = "<jaxtyping>"  # their identity: this, and their place among the signature's names
+
+
+class Names:
+    """The size variables jaxtyping's names stand for where an annotation is read."""
+
+    def __init__(self, frame: TypeVarLikeScope, module: str, scope: Scope, create: bool) -> None:
+        self.frame = frame
+        self.module = module
+        self.scope = scope
+        self.create = create
+
+    def single(self, name: str) -> TypeVarType | None:
+        var = self._get(_PREFIX + name, name, variadic=False)
+        return var if isinstance(var, TypeVarType) else None
+
+    def variadic(self, name: str) -> TypeVarTupleType | None:
+        var = self._get(f"{_PREFIX}*{name}", name, variadic=True)
+        return var if isinstance(var, TypeVarTupleType) else None
+
+    def _get(self, key: str, name: str, *, variadic: bool) -> TypeVarLikeType | None:
+        var = self.frame.scope.get(key)
+        if var is not None or not self.create:
+            return var
+        index = sum(1 for k in self.frame.scope if k.startswith(_PREFIX))
+        var_id = TypeVarId(-(index + 1), namespace=_NAMESPACE)
+        default = AnyType(TypeOfAny.from_omitted_generics)
+        if variadic:
+            fallback = self.scope.instance(_names.TUPLE, [self.scope.instance(_names.OBJECT)])
+            var = TypeVarTupleType(name, key, var_id, fallback, fallback, default)
+        else:
+            var = TypeVarType(name, key, var_id, [], self.scope.instance(_names.OBJECT), default)
+        self.frame.bind_existing(var)
+        return var
+
+
+def names_here(ctx: AnalyzeTypeContext, scope: Scope) -> Names | None:
+    """The names of the function whose signature or body holds the annotation (None outside one)."""
+    api = ctx.api
+    if not (isinstance(api, TypeAnalyser) and isinstance(api.api, SemanticAnalyzer)):
+        return None
+    frame = api.tvar_scope
+    if frame.is_class_scope or not frame.namespace:
+        return None  # module level, a class body, or a Callable[...] type inside a signature
+    analyzer = api.api
+    stack = analyzer.function_stack
+    if not stack or stack[-1].fullname != frame.namespace:
+        return Names(frame, analyzer.cur_mod_id, scope, create=True)  # the function's own signature
+    function = stack[-1]
+    statement = analyzer.statement
+    if isinstance(statement, AssignmentStmt) and not all(isinstance(t, NameExpr) for t in statement.lvalues):
+        return None  # `self.x: ...`: an attribute outlives the call
+    signature = function.type
+    if isinstance(signature, CallableType):
+        for var in signature_variables(signature):
+            if var.fullname not in frame.scope:
+                frame.bind_existing(var)
+    return Names(frame, analyzer.cur_mod_id, scope, create=False)
+
+
+def signature_variables_of(function: FuncDef) -> list[TypeVarLikeType]:
+    return signature_variables(function.type) if isinstance(function.type, CallableType) else []
+
+
+def signature_variables(signature: CallableType) -> list[TypeVarLikeType]:
+    """The size variables a signature's jaxtyping annotations introduced."""
+    found: dict[TypeVarId, TypeVarLikeType] = {}
+    for t in (*signature.arg_types, signature.ret_type):
+        found.update(shape_variables(t))
+    return [var for var in found.values() if var.fullname.startswith(_PREFIX)]
+
+
+def listed(signature: CallableType) -> CallableType:
+    """The signature with its jaxtyping size variables among its type variables, to be freshened with them."""
+    extra = [var for var in signature_variables(signature) if var not in signature.variables]
+    return signature.copy_modified(variables=[*signature.variables, *extra]) if extra else signature
+
+
+class Listing:
+    """Puts the size variables of jaxtyping signatures among their functions' type variables.
+
+    That waits until mypy has analysed the module (it would look the variables up by
+    name in each body): `note` records a module whose signatures got some, and the
+    first hook mypy asks for while type checking lists them (`sweep`; no module is
+    half analysed then).  Functions of module level and of classes are listed; a
+    function nested in another is only seen there, where calls freshen its variables.
+    """
+
+    def __init__(self) -> None:
+        self.modules: set[str] = set()
+        self.decorated: list[Decorator] = []  # listed, but mypy has not yet typed what the decorators return
+
+    @property
+    def pending(self) -> bool:
+        return bool(self.modules or self.decorated)
+
+    def note(self, module: str) -> None:
+        self.modules.add(module)
+
+    def sweep(self, modules: dict[str, MypyFile]) -> None:
+        decorated, self.decorated = self.decorated, []
+        for decorator in decorated:
+            self._list_decorated(decorator)
+        names, self.modules = self.modules, set()
+        for name in names:
+            tree = modules.get(name)
+            for _, symbol, _ in tree.local_definitions() if tree is not None else ():
+                node = symbol.node
+                if isinstance(node, Decorator):
+                    self._list_decorated(node)
+                    node = node.func
+                if isinstance(node, FuncDef) and isinstance(node.type, CallableType):
+                    node.type = listed(node.type)
+
+    def _list_decorated(self, decorator: Decorator) -> None:
+        """The decorated function's type (`@jaxtyped(...)` keeps it), listed once mypy has it."""
+        if decorator.var.type is None:
+            if signature_variables_of(decorator.func):
+                self.decorated.append(decorator)
+        elif isinstance(decorator.var.type, CallableType):
+            decorator.var.type = listed(decorator.var.type)
