@@ -365,6 +365,8 @@ class TyrPlugin(Plugin):
             return _guarded(_calls.attribute_hook, _attribute, lookup=self.lookup_info)
         if handling == "assigned":
             return _guarded(_plain.assigned_attribute_hook, _attribute, lookup=self.lookup_info)
+        if handling == "one call's names":
+            return _guarded(_jaxtyping_names.attribute_hook, _attribute, lookup=self.lookup_info)
         return None
 
     def _attribute_handling(self, owner: str, attribute: str) -> str | None:
@@ -378,6 +380,9 @@ class TyrPlugin(Plugin):
           it keeps what it was assigned;
         * "normalise": a generic class's sized attribute (`Linear[D, 4*D]` of a
           `Block[D]`), whose sizes mypy substitutes from the instance;
+        * "one call's names": an attribute whose type mypy inferred from a value
+          with jaxtyping's names (`self.means = means` in `__init__`): they are
+          unknown outside that call (`_jaxtyping_names`);
         * "assigned": another attribute whose type mypy inferred with sizes in it
           (`self.stem = nn.Sequential(conv, norm)`): assigning it again takes any
           value torch's types allow (`_plain`).
@@ -404,6 +409,8 @@ class TyrPlugin(Plugin):
                 and sum(self_assignments(base.defn, attribute) for base in info.mro[:-1]) > 1
             ):
                 handling = "unshaped"
+            elif var.is_inferred and _jaxtyping_names.mentions_names(var.type):
+                handling = "one call's names"
             elif info is not None and info.type_vars and mentions_shapes(var.type):
                 handling = "normalise"
             elif var.is_inferred and not var.explicit_self_type and _plain.has_sizes(var.type):

@@ -18,14 +18,26 @@ function's own type variables.
 from __future__ import annotations
 
 from mypy.nodes import AssignmentStmt, Decorator, FuncDef, MypyFile, NameExpr
-from mypy.plugin import AnalyzeTypeContext
+from mypy.plugin import AnalyzeTypeContext, AttributeContext
+from mypy.type_visitor import TypeTranslator
 from mypy.semanal import SemanticAnalyzer
 from mypy.tvar_scope import TypeVarLikeScope
 from mypy.typeanal import TypeAnalyser
-from mypy.types import AnyType, CallableType, TypeOfAny, TypeVarId, TypeVarLikeType, TypeVarTupleType, TypeVarType
+from mypy.types import (
+    AnyType,
+    CallableType,
+    Type,
+    TypeOfAny,
+    TypeVarId,
+    TypeVarLikeType,
+    TypeVarTupleType,
+    TypeVarType,
+    UnpackType,
+    get_proper_type,
+)
 
 from tyr.mypy_plugin import _names
-from tyr.mypy_plugin._types import Scope, shape_variables
+from tyr.mypy_plugin._types import UNKNOWN, Lookup, Scope, normalise, shape_variables, unknown_rank
 
 _PREFIX = "<jaxtyping>."  # the full name of every size variable made here
 _NAMESPACE = "<jaxtyping>"  # their identity: this, and their place among the signature's names
@@ -34,11 +46,12 @@ _NAMESPACE = "<jaxtyping>"  # their identity: this, and their place among the si
 class Names:
     """The size variables jaxtyping's names stand for where an annotation is read."""
 
-    def __init__(self, frame: TypeVarLikeScope, module: str, scope: Scope, create: bool) -> None:
+    def __init__(self, frame: TypeVarLikeScope, module: str, scope: Scope, create: bool, first: int = 0) -> None:
         self.frame = frame
         self.module = module
         self.scope = scope
         self.create = create
+        self.first = first  # the places taken by an enclosing function's names
 
     def single(self, name: str) -> TypeVarType | None:
         var = self._get(_PREFIX + name, name, variadic=False)
@@ -52,7 +65,7 @@ class Names:
         var = self.frame.scope.get(key)
         if var is not None or not self.create:
             return var
-        index = sum(1 for k in self.frame.scope if k.startswith(_PREFIX))
+        index = self.first + sum(1 for k in self.frame.scope if k.startswith(_PREFIX))
         var_id = TypeVarId(-(index + 1), namespace=_NAMESPACE)
         default = AnyType(TypeOfAny.from_omitted_generics)
         if variadic:
@@ -75,7 +88,12 @@ def names_here(ctx: AnalyzeTypeContext, scope: Scope) -> Names | None:
     analyzer = api.api
     stack = analyzer.function_stack
     if not stack or stack[-1].fullname != frame.namespace:
-        return Names(frame, analyzer.cur_mod_id, scope, create=True)  # the function's own signature
+        # The function's own signature.  A nested function's names come after its parent's, whose
+        # values its body may see (as closures).
+        outer = stack[-1].type if stack else None
+        taken = signature_variables(outer) if isinstance(outer, CallableType) else []
+        first = max((-var.id.raw_id for var in taken), default=0)
+        return Names(frame, analyzer.cur_mod_id, scope, create=True, first=first)
     function = stack[-1]
     statement = analyzer.statement
     if isinstance(statement, AssignmentStmt) and not all(isinstance(t, NameExpr) for t in statement.lvalues):
@@ -149,3 +167,36 @@ class Listing:
                 self.decorated.append(decorator)
         elif isinstance(decorator.var.type, CallableType):
             decorator.var.type = listed(decorator.var.type)
+
+
+# -- attributes ---------------------------------------------------------------------------------------
+
+
+def mentions_names(typ: Type) -> bool:
+    """Whether a type holds size variables of jaxtyping's names (an attribute assigned a parameter)."""
+    return any(var.fullname.startswith(_PREFIX) for var in shape_variables(typ).values())
+
+
+def attribute_hook(ctx: AttributeContext, lookup: Lookup) -> Type:
+    """An attribute mypy typed from a value of one call (`self.means = means` in `__init__`): its names are unknown.
+
+    The names of one call mean nothing in another method (whose own names have the
+    same identities), so such an attribute keeps its fixed sizes only.
+    """
+    scope = Scope(lookup)
+    return normalise(ctx.default_attr_type.accept(_Forget(scope)), scope)
+
+
+class _Forget(TypeTranslator):
+    def __init__(self, scope: Scope) -> None:
+        super().__init__()
+        self.scope = scope
+
+    def visit_type_var(self, t: TypeVarType, /) -> Type:
+        return UNKNOWN if t.fullname.startswith(_PREFIX) else t
+
+    def visit_unpack_type(self, t: UnpackType, /) -> Type:
+        inner = get_proper_type(t.type)
+        if isinstance(inner, TypeVarTupleType) and inner.fullname.startswith(_PREFIX):
+            return unknown_rank(self.scope)
+        return super().visit_unpack_type(t)
