@@ -27,6 +27,7 @@ from mypy.types import (
     AnyType,
     CallableType,
     Type,
+    TypeAliasType,
     TypeOfAny,
     TypeVarId,
     TypeVarLikeType,
@@ -200,3 +201,6 @@ class _Forget(TypeTranslator):
         if isinstance(inner, TypeVarTupleType) and inner.fullname.startswith(_PREFIX):
             return unknown_rank(self.scope)
         return super().visit_unpack_type(t)
+
+    def visit_type_alias_type(self, t: TypeAliasType, /) -> Type:
+        return t if t.is_recursive else get_proper_type(t).accept(self)
