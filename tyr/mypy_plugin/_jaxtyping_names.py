@@ -8,11 +8,12 @@ by annotations in the function's body.  Anywhere else a name has no variable.
 The variables cannot be among the function's type variables while mypy analyses
 it (mypy looks each one up by name in the body), so they join them once semantic
 analysis is over (`Listing`): mypy then solves them wherever it meets the function
-as a value, and unifies them in an override check.  A variable's identity is its
-place among its signature's names (the first name, the second, ...), the same in
-every function: two functions annotated alike have one type (an override, a table
-of functions), and every call freshens them (`listed`), as mypy freshens a generic
-function's own type variables.
+as a value, and unifies them in an override check.  Before that (mypy may check
+an override first), a variable's identity is its function's name and its place
+among the signature's names (`forward`, the first name, ...): an override
+annotated like the method it overrides has the same type.  Every call freshens
+them (`listed`), as mypy freshens a generic function's own type variables; a value
+that leaves its call otherwise (an attribute it is assigned to) forgets them.
 """
 
 from __future__ import annotations
@@ -41,7 +42,6 @@ from tyr.mypy_plugin import _names
 from tyr.mypy_plugin._types import UNKNOWN, Lookup, Scope, normalise, shape_variables, unknown_rank
 
 _PREFIX = "<jaxtyping>."  # the full name of every size variable made here
-_NAMESPACE = "<jaxtyping>"  # their identity: this, and their place among the signature's names
 
 
 class Names:
@@ -49,6 +49,7 @@ class Names:
 
     def __init__(self, frame: TypeVarLikeScope, module: str, scope: Scope, create: bool, first: int = 0) -> None:
         self.frame = frame
+        self.namespace = _PREFIX + frame.namespace.rpartition(".")[2]  # the identity: with the place of a name
         self.module = module
         self.scope = scope
         self.create = create
@@ -67,7 +68,7 @@ class Names:
         if var is not None or not self.create:
             return var
         index = self.first + sum(1 for k in self.frame.scope if k.startswith(_PREFIX))
-        var_id = TypeVarId(-(index + 1), namespace=_NAMESPACE)
+        var_id = TypeVarId(-(index + 1), namespace=self.namespace)
         default = AnyType(TypeOfAny.from_omitted_generics)
         if variadic:
             fallback = self.scope.instance(_names.TUPLE, [self.scope.instance(_names.OBJECT)])
