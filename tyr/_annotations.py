@@ -26,9 +26,10 @@ class Fixed:
     """A literal size: `Tensor[32, ...]`."""
 
     size: int
+    broadcast: bool = False  # jaxtyping's `#3`: a size of 1 is accepted too
 
     def __str__(self) -> str:
-        return str(self.size)
+        return f"#{self.size}" if self.broadcast else str(self.size)
 
 
 @dataclass(frozen=True)
@@ -36,9 +37,10 @@ class Named:
     """A size bound per call (or per instance): a TypeVar, or a bare name in a string."""
 
     name: str
+    broadcast: bool = False  # jaxtyping's `#n`: a size of 1 is accepted and binds nothing
 
     def __str__(self) -> str:
-        return self.name
+        return f"#{self.name}" if self.broadcast else self.name
 
 
 @dataclass(frozen=True)
@@ -54,12 +56,19 @@ class Computed:
 
 @dataclass(frozen=True)
 class Variadic:
-    """Any number of dims bound together per call: `*Batch` for a TypeVarTuple `Batch`."""
+    """Any number of dims bound together per call: `*Batch` for a TypeVarTuple `Batch`.
 
-    name: str
+    From jaxtyping also `...` (`name` None: bound to nothing) and `*#batch`
+    (`broadcast`: each binding broadcasts with the earlier ones).
+    """
+
+    name: str | None
+    broadcast: bool = False
 
     def __str__(self) -> str:
-        return f"*{self.name}"
+        if self.name is None:
+            return "..."
+        return f"*#{self.name}" if self.broadcast else f"*{self.name}"
 
 
 @dataclass(frozen=True)
@@ -70,7 +79,22 @@ class Wildcard:
         return "Any"
 
 
-DimSpec = Fixed | Named | Computed | Variadic | Wildcard
+@dataclass(frozen=True)
+class Evaluated:
+    """A jaxtyping dim that is a Python expression over the sizes bound so far (`"n+1"`, `"min(a,b)"`).
+
+    It is evaluated as jaxtyping evaluates it (Python's own arithmetic, `{arg}` replaced
+    by an argument's value) and never binds a size.
+    """
+
+    text: str
+    broadcast: bool = False
+
+    def __str__(self) -> str:
+        return f'"#{self.text}"' if self.broadcast else f'"{self.text}"'
+
+
+DimSpec = Fixed | Named | Computed | Variadic | Wildcard | Evaluated
 
 
 @dataclass(frozen=True)
@@ -209,7 +233,7 @@ class _DimMeta(type):
 
     def __getitem__(cls, item: object) -> Any:
         dim = read_dim(item, "Dim[...]")
-        if isinstance(dim, (Variadic, Wildcard)):
+        if isinstance(dim, (Variadic, Wildcard, Evaluated)):
             raise AnnotationError(f"Dim[...] takes one size, not {dim}")
         return Annotated[int, DimMarker(dim)]
 
@@ -257,6 +281,11 @@ def read_hint(hint: object) -> Hint | None:
     """What tyr checks for one annotation; None when it has nothing shape-related."""
     if hint is Tensor or hint is torch.Tensor:
         return TensorHint(None, None)
+    from tyr._jaxtyping import read_jaxtyping  # (it builds on this module)
+
+    jaxtyping_hint = read_jaxtyping(hint)
+    if jaxtyping_hint is not None:
+        return jaxtyping_hint
     origin = get_origin(hint)
     if origin is Annotated:
         base, *metadata = get_args(hint)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import types
 from collections.abc import Callable
 from typing import Any, TypeVar, overload
 
@@ -16,7 +17,7 @@ from beartype import beartype
 
 from tyr._codegen import compile_plan
 from tyr._config import SWITCH
-from tyr._plan import has_checks, make_plan, resolve_hints
+from tyr._plan import Plan, has_checks, make_plan, resolve_hints
 
 F = TypeVar("F", bound=Callable[..., Any])
 C = TypeVar("C", bound=type)  # a class: its methods are checked
@@ -28,13 +29,32 @@ def _check_function(
     """The compiled checking wrapper for `fn` (hints must resolve now)."""
     hints = resolve_hints(fn, localns)
     plan = make_plan(fn, hints, class_dims=class_dims, same_device=same_device)
-    inner = beartype(fn) if plan.rest_hints else fn
+    inner = _beartyped(fn, plan) if plan.rest_hints else fn
     if not has_checks(plan):
         return inner
     wrapper = compile_plan(inner, plan)
     functools.update_wrapper(wrapper, fn)
     wrapper.__tyr_plan__ = plan  # type: ignore[attr-defined]
     return wrapper
+
+
+def _beartyped(fn: Callable[..., Any], plan: Plan) -> Callable[..., Any]:
+    """`fn` under beartype for the hints tyr leaves to it.
+
+    beartype sees a copy of `fn` without the annotations tyr checks: a jaxtyping
+    annotation checked on its own, outside the call's sizes, would fail on a dim
+    such as `"n+1"`, and would cost a second check.
+    """
+    own = {slot.name for slot in plan.params} | ({"return"} if plan.result is not None else set())
+    if not isinstance(fn, types.FunctionType) or not own:
+        return beartype(fn)
+    copy = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    copy.__kwdefaults__ = fn.__kwdefaults__
+    copy.__qualname__ = fn.__qualname__
+    copy.__module__ = fn.__module__
+    copy.__dict__.update(fn.__dict__)
+    copy.__annotations__ = {name: hint for name, hint in fn.__annotations__.items() if name not in own}
+    return beartype(copy)
 
 
 def _lazy(fn: Callable[..., Any], **options: Any) -> Callable[..., Any]:

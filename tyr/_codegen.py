@@ -19,10 +19,22 @@ from typing import Any
 
 import torch
 
-from tyr._annotations import Computed, DimHint, Fixed, Hint, Named, OptionalHint, TensorHint, TupleHint, Variadic
+from tyr._annotations import (
+    Computed,
+    DimHint,
+    Evaluated,
+    Fixed,
+    Hint,
+    Named,
+    OptionalHint,
+    TensorHint,
+    TupleHint,
+    Variadic,
+)
 from tyr._config import SWITCH
 from tyr._errors import ShapeError
 from tyr._interpret import check_arguments, check_result, record_class_dims
+from tyr._jaxtyping import expression_names, python_expression
 from tyr._plan import Plan
 from tyr._symbolic import Expr, const, division_facts, sym
 
@@ -40,6 +52,7 @@ class _Emitter:
     groups: set[str] = field(default_factory=set)
     maybe: set[str] = field(default_factory=set)  # bound only on some paths (inside an optional)
     pending: list[tuple[Computed, str]] = field(default_factory=list)
+    evaluations: list[tuple[Evaluated, str]] = field(default_factory=list)  # jaxtyping's expression dims
     counter: int = 0
     depth: int = 1
     fail: str = ""  # the expression raised on a mismatch
@@ -70,7 +83,21 @@ class _Emitter:
             self.emit(f"d_{name} = {value}")
             self.bound.add(name)
 
+    def check_evaluations(self) -> None:
+        """jaxtyping's expression dims (`"n+1"`), as Python over the sizes bound so far."""
+        for dim, value in self.evaluations:
+            names = expression_names(dim.text)
+            if "{" in dim.text or not names <= self.bound or names & self.maybe:
+                raise Unsupported(f"the dimension {dim.text!r} needs the reference checker")
+            expression = python_expression(dim.text, {n: self.var(n) for n in names})
+            condition = f"{value} != ({expression})"
+            if dim.broadcast:
+                condition = f"{value} != 1 and {condition}"
+            self.emit(f"if {condition}: raise {self.fail}")
+        self.evaluations.clear()
+
     def resolve_pending(self, final: bool) -> None:
+        self.check_evaluations()
         progress = True
         while progress and self.pending:
             progress = False
@@ -168,9 +195,11 @@ class _Emitter:
             axes = [(str(i), d) for i, d in enumerate(dims[:star])]
             axes += [(str(i - after), d) for i, d in enumerate(dims[star + 1 :])]
         conditions: list[str] = []
-        if star is not None:
+        if star is not None and dims[star] != Variadic(None):
             group = dims[star]
-            assert isinstance(group, Variadic)
+            assert isinstance(group, Variadic) and group.name is not None
+            if group.broadcast:
+                raise Unsupported("a broadcastable group of dims (*#name)")
             stop = f"len({shape}) - {len(dims) - star - 1}"
             sizes = f"tuple({shape}[{star}:{stop}])"
             if group.name in self.groups:
@@ -181,13 +210,21 @@ class _Emitter:
         for axis, dim in axes:
             item = f"{shape}[{axis}]"
             if isinstance(dim, Fixed):
-                conditions.append(f"{item} != {dim.size}")
+                broadcast = f" and {item} != 1" if dim.broadcast else ""
+                conditions.append(f"({item} != {dim.size}{broadcast})")
+            elif isinstance(dim, Named) and dim.broadcast:
+                if dim.name not in self.bound:
+                    raise Unsupported(f"#{dim.name} is bound only when its size is not 1")
+                conditions.append(f"({item} != {self.var(dim.name)} and {item} != 1)")
             elif isinstance(dim, Named):
                 self.bind_or_compare(dim.name, item, conditions)
-            elif isinstance(dim, Computed):
+            elif isinstance(dim, (Computed, Evaluated)):
                 size = self.temp()
                 self.emit(f"{size} = {item}")
-                self.pending.append((dim, size))
+                if isinstance(dim, Computed):
+                    self.pending.append((dim, size))
+                else:
+                    self.evaluations.append((dim, size))
         if conditions:
             self.emit(f"if {' or '.join(conditions)}: raise {self.fail}")
 

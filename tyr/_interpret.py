@@ -15,6 +15,7 @@ import torch
 from tyr._annotations import (
     Computed,
     DimHint,
+    Evaluated,
     Fixed,
     Hint,
     Named,
@@ -26,6 +27,7 @@ from tyr._annotations import (
     Wildcard,
 )
 from tyr._errors import ShapeError
+from tyr._jaxtyping import evaluate
 from tyr._plan import Plan
 from tyr._symbolic import NO_SOLUTION, Expr, const, division_facts, solve_for
 
@@ -40,6 +42,15 @@ class _Pending:
 
 
 @dataclass
+class _Evaluation:
+    """A jaxtyping expression dim (`"n+1"`), checked once the argument (or the return value) is read."""
+
+    dim: Evaluated
+    size: int
+    place: str
+
+
+@dataclass
 class Binding:
     """The sizes bound so far in one call; lives on the stack of that call only."""
 
@@ -49,6 +60,9 @@ class Binding:
     origins: dict[str, str] = field(default_factory=dict)  # name -> where it was bound
     pending: list[_Pending] = field(default_factory=list)
     device: tuple[torch.device, str] | None = None
+    arguments: dict[str, Any] = field(default_factory=dict)  # for jaxtyping's `{arg}` dims
+    broadcast_groups: set[str] = field(default_factory=set)  # groups last bound by a `*#name`
+    evaluations: list[_Evaluation] = field(default_factory=list)
 
     # -- reporting ----------------------------------------------------------------------
 
@@ -80,6 +94,7 @@ class Binding:
         symbols nothing binds (`"B*NW"` alone) is left unchecked at the end, except against
         the same computed dim elsewhere in the call, which must have the same size.
         """
+        self.check_evaluations()
         progress = True
         while progress and self.pending:
             progress = False
@@ -134,6 +149,17 @@ class Binding:
                     f"{self.origins[name]}) is not a multiple of {shown}, and division in sizes is exact "
                     f"({item.dim.text} would drop a remainder)"
                 )
+
+    def check_evaluations(self) -> None:
+        """jaxtyping's expression dims, over the sizes bound so far (they never bind one)."""
+        for item in self.evaluations:
+            value = evaluate(item.dim, self.sizes, self.arguments)
+            if value != item.size and not (item.dim.broadcast and item.size == 1):
+                raise ShapeError(
+                    f"{self.plan.function}() {item.place} ({item.dim.text}) has size {item.size}, "
+                    f"but {item.dim.text} = {value}"
+                )
+        self.evaluations.clear()
 
     # -- values -------------------------------------------------------------------------
 
@@ -193,26 +219,37 @@ class Binding:
             axes = list(enumerate(dims[:star])) + [(len(shape) - after + i, d) for i, d in enumerate(dims[star + 1 :])]
             group_dim = dims[star]
             assert isinstance(group_dim, Variadic)
-            self.bind_group(label, group_dim.name, shape[star : len(shape) - after], star, shape, spec)
+            if group_dim.name is not None:
+                group = shape[star : len(shape) - after]
+                self.bind_group(label, group_dim, group, star, shape, spec)
         for axis, dim in axes:
             size = shape[axis]
             if isinstance(dim, Fixed):
-                if size != dim.size:
+                if size != dim.size and not (dim.broadcast and size == 1):
                     raise self.fail(label, f"dimension {axis} has size {size}, expected {dim.size}", shape, spec)
             elif isinstance(dim, Named):
-                self.bind(dim.name, size, label, f"dimension {axis}", shape, spec)
+                if not (dim.broadcast and size == 1):
+                    self.bind(dim.name, size, label, f"dimension {axis}", shape, spec)
             elif isinstance(dim, Computed):
                 self.pending.append(_Pending(dim, size, f"{label} dimension {axis}"))
+            elif isinstance(dim, Evaluated):
+                self.evaluations.append(_Evaluation(dim, size, f"{label} dimension {axis}"))
             else:
                 assert isinstance(dim, Wildcard)
 
     def bind_group(
-        self, label: str, name: str, sizes: tuple[int, ...], start: int, shape: tuple[int, ...], spec: ShapeSpec
+        self, label: str, dim: Variadic, sizes: tuple[int, ...], start: int, shape: tuple[int, ...], spec: ShapeSpec
     ) -> None:
+        name = dim.name
+        assert name is not None
         bound = self.groups.get(name)
         if bound is None:
             self.groups[name] = sizes
             self.origins["*" + name] = f"{label} dimensions {start}..{start + len(sizes) - 1}"
+            if dim.broadcast:
+                self.broadcast_groups.add(name)
+        elif dim.broadcast or name in self.broadcast_groups:
+            self._broadcast_group(label, dim, name, sizes, bound, shape, spec)
         elif bound != sizes:
             raise self.fail(
                 label,
@@ -221,6 +258,55 @@ class Binding:
                 shape,
                 spec,
             )
+
+
+    def _broadcast_group(
+        self,
+        label: str,
+        dim: Variadic,
+        name: str,
+        sizes: tuple[int, ...],
+        bound: tuple[int, ...],
+        shape: tuple[int, ...],
+        spec: ShapeSpec,
+    ) -> None:
+        """jaxtyping's rule for `*#name`: the dims must broadcast with the earlier binding.
+
+        After a broadcastable binding, the broadcast result is the new binding, and a
+        plain `*name` must be that result; after a plain binding, a `*#name` must
+        broadcast to it.
+        """
+        joined = broadcast_sizes(sizes, bound)
+        ok = joined is not None
+        if name in self.broadcast_groups:
+            ok = ok and (dim.broadcast or joined == sizes)
+            if ok:
+                assert joined is not None
+                self.groups[name] = joined
+                if not dim.broadcast:
+                    self.broadcast_groups.discard(name)
+        else:
+            ok = ok and joined == bound
+        if not ok:
+            raise self.fail(
+                label,
+                f"dimensions *{name} are {sizes}, which do not broadcast with *{name} = {bound} "
+                f"bound by {self.origins['*' + name]}",
+                shape,
+                spec,
+            )
+
+
+def broadcast_sizes(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The broadcast of two shapes (NumPy's rule), or None when they do not broadcast."""
+    out: list[int] = []
+    for i in range(1, max(len(a), len(b)) + 1):
+        x = a[-i] if i <= len(a) else 1
+        y = b[-i] if i <= len(b) else 1
+        if x != y and 1 not in (x, y):
+            return None
+        out.append(y if x == 1 else x)
+    return tuple(reversed(out))
 
 
 def start_binding(plan: Plan, instance: object) -> Binding:
@@ -237,6 +323,7 @@ def check_arguments(plan: Plan, arguments: dict[str, Any]) -> Binding:
     """Check every parameter; return the binding the return value is checked against."""
     first = next(iter(plan.signature.parameters), None)
     binding = start_binding(plan, arguments.get(first) if first is not None else None)
+    binding.arguments = arguments
     for slot in plan.params:
         assert slot.name is not None
         binding.check(slot.label, slot.hint, arguments[slot.name])

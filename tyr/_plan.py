@@ -86,7 +86,7 @@ def _hint_names(hint: Hint | None) -> set[str]:
     dims = (hint.dim,) if isinstance(hint, DimHint) else (hint.shape.dims if hint.shape else ())
     names: set[str] = set()
     for dim in dims:
-        if isinstance(dim, (Named, Variadic)):
+        if isinstance(dim, (Named, Variadic)) and dim.name is not None:
             names.add(dim.name)
         elif isinstance(dim, Computed):
             names |= dim.expr.symbols

@@ -12,6 +12,9 @@ modules generic.  This module only
 dispatches on full names; each concern lives in its own module:
 
 * `_annotations`: `Tensor[...]` and `Dim[...]` in annotations,
+* `_jaxtyping`: jaxtyping's `Float[torch.Tensor, "b c"]` and its kin in annotations
+  (`_jaxtyping_imports`: which names are jaxtyping's; `_jaxtyping_names`: the size
+  variables a function's names stand for),
 * `_types`: shapes and sizes as mypy types and back,
 * `_calls`: calls to functions, methods and classes whose signatures have shapes,
 * `_tensors`: `torch.Tensor` methods, operators and attributes,
@@ -73,6 +76,9 @@ from tyr.mypy_plugin import (
     _einops,
     _errors,
     _functions,
+    _jaxtyping,
+    _jaxtyping_imports,
+    _jaxtyping_names,
     _modules,
     _names,
     _plain,
@@ -113,6 +119,8 @@ class TyrPlugin(Plugin):
         self._attributes: dict[str, str | None] = {}
         self._tensor_aliases: dict[str, bool] = {}
         self._assignments = _rebinding.Assignments()
+        self._jaxtyping = _jaxtyping_imports.Imports(self._module)
+        self._listing = _jaxtyping_names.Listing()
         # Each get_*_hook's answer by full name: mypy asks at every call site and every name in an
         # annotation, and most answers are None.
         self._hooks: dict[str, dict[str, Callable[[Any], Any] | None]] = {kind: {} for kind in _HOOK_KINDS}
@@ -121,6 +129,10 @@ class TyrPlugin(Plugin):
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         return _DIGEST
 
+    def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
+        # A module annotated with jaxtyping gets sizes such as `n+1` (tyr's `DimExpr`) without importing tyr.
+        return [(10, _jaxtyping_imports.STATIC, -1)] if _jaxtyping_imports.imports_jaxtyping(file) else []
+
     def set_modules(self, modules: dict[str, MypyFile]) -> None:
         super().set_modules(modules)
         self._infos.clear()
@@ -128,6 +140,7 @@ class TyrPlugin(Plugin):
         self._tensor_aliases.clear()
         self._assignments.clear()
         self._module_classes.clear()
+        self._jaxtyping.clear()
         for hooks in self._hooks.values():
             hooks.clear()
 
@@ -140,6 +153,9 @@ class TyrPlugin(Plugin):
                 return None
             info = self._infos[fullname] = node.node
         return info
+
+    def _module(self, fullname: str) -> MypyFile | None:
+        return self._modules.get(fullname) if self._modules is not None else None
 
     # -- dispatch -------------------------------------------------------------------------------
 
@@ -165,6 +181,8 @@ class TyrPlugin(Plugin):
         self, kind: str, fullname: str, decide: Callable[[str], Callable[[Any], Any] | None]
     ) -> Callable[[Any], Any] | None:
         """`decide(fullname)`, remembered unless it had to wait for mypy (it cleared `_final`)."""
+        if self._listing.pending and kind != "type_analyze" and self._modules is not None:
+            self._listing.sweep(self._modules)  # mypy is type checking: semantic analysis is over
         hooks = self._hooks[kind]
         try:
             return hooks[fullname]
@@ -189,6 +207,15 @@ class TyrPlugin(Plugin):
             return _guarded(_annotations.analyze_tensor, _analyzed, lookup=self.lookup_info)
         if fullname == _names.DIM:
             return _guarded(_annotations.analyze_dim, _analyzed, lookup=self.lookup_info)
+        if fullname in _jaxtyping.ANNOTATED:
+            return _guarded(
+                _jaxtyping.annotated_hook,
+                _analyzed,
+                fullname=fullname,
+                lookup=self.lookup_info,
+                imports=self._jaxtyping,
+                listing=self._listing,
+            )
         return None
 
     # -- calls ----------------------------------------------------------------------------------
@@ -352,6 +379,8 @@ class TyrPlugin(Plugin):
             return _guarded(_calls.attribute_hook, _attribute, lookup=self.lookup_info)
         if handling == "assigned":
             return _guarded(_plain.assigned_attribute_hook, _attribute, lookup=self.lookup_info)
+        if handling == "one call's names":
+            return _guarded(_jaxtyping_names.attribute_hook, _attribute, lookup=self.lookup_info)
         return None
 
     def _attribute_handling(self, owner: str, attribute: str) -> str | None:
@@ -365,6 +394,9 @@ class TyrPlugin(Plugin):
           it keeps what it was assigned;
         * "normalise": a generic class's sized attribute (`Linear[D, 4*D]` of a
           `Block[D]`), whose sizes mypy substitutes from the instance;
+        * "one call's names": an attribute whose type mypy inferred from a value
+          with jaxtyping's names (`self.means = means` in `__init__`): they are
+          unknown outside that call (`_jaxtyping_names`);
         * "assigned": another attribute whose type mypy inferred with sizes in it
           (`self.stem = nn.Sequential(conv, norm)`): assigning it again takes any
           value torch's types allow (`_plain`).
@@ -391,6 +423,8 @@ class TyrPlugin(Plugin):
                 and sum(self_assignments(base.defn, attribute) for base in info.mro[:-1]) > 1
             ):
                 handling = "unshaped"
+            elif var.is_inferred and _jaxtyping_names.mentions_names(var.type):
+                handling = "one call's names"
             elif info is not None and info.type_vars and mentions_shapes(var.type):
                 handling = "normalise"
             elif var.is_inferred and not var.explicit_self_type and _plain.has_sizes(var.type):

@@ -52,6 +52,7 @@ from mypy.types import (
 
 from tyr._symbolic import NO_SOLUTION, Expr, sizes_equal, solve_for
 from tyr.mypy_plugin import _errors, _names
+from tyr.mypy_plugin._jaxtyping_names import listed
 from tyr.mypy_plugin._types import (
     UNKNOWN,
     Lookup,
@@ -84,7 +85,7 @@ def erase_signature(signature: CallableType, context: Context, pending: PendingC
     """The signature mypy should check the call against: shapes erased (the original is kept in `pending`)."""
     if not any(mentions_shapes(t) for t in signature.arg_types):
         return signature
-    signature = freshen_function_type_vars(signature)
+    signature = freshen_function_type_vars(listed(signature))
     scope = Scope(lookup)
     sized: set[TypeVarId] = set()
     for t in signature.arg_types:

@@ -21,6 +21,7 @@ BAD_DIM = 'Invalid dimension {arg} in "{type}": expected an int literal, a TypeV
 BAD_DIM_STRING = 'Invalid dimension "{text}" in "{type}": {why}'
 DIM_NOT_TYPEVAR = 'Name "{name}" in dimension "{text}" is not a TypeVar in scope'
 NEGATIVE_DIM = 'Invalid dimension {value} in "{type}": sizes are not negative'
+BAD_JAXTYPING = 'Invalid jaxtyping shape "{text}": {why}'
 TWO_VARIADICS = 'At most one *TypeVarTuple may appear in "{type}"'
 DIM_ARGS = '"Dim" takes exactly one size: Dim[768], Dim[D] or Dim["4*D"]'
 STUBS_MISSING = (

@@ -47,6 +47,7 @@ from tyr import shape_rules as rules
 from tyr._symbolic import Expr
 from tyr.mypy_plugin import _calls, _einops, _errors, _names
 from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown, is_int_like
+from tyr.mypy_plugin._jaxtyping_names import listed
 from tyr.mypy_plugin._types import UNKNOWN, Lookup, NotATensor, Scope, mentions_shapes, unknown_rank
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, Variadic, nn_modules
 from tyr.shape_rules import nn_functional as nnf
@@ -317,7 +318,7 @@ def _forward_signature(module: Instance) -> FunctionLike | None:
     member = find_member("forward", module, module)
     member = get_proper_type(member) if member is not None else None
     if isinstance(member, CallableType):
-        return freshen_function_type_vars(member)
+        return freshen_function_type_vars(listed(member))
     if isinstance(member, FunctionLike):
         return member
     return None
@@ -327,10 +328,18 @@ def call_hook(ctx: MethodContext, pending: _calls.PendingCalls, lookup: Lookup) 
     """The result of `module(...)`: from its shape rule, or its `forward`'s shapes; torch's `Any` when unknown.
 
     Plain mypy types every module call `Any`.  tyr gives a tensor type only where it
-    knows something of the shape, so code without shapes sees what it always saw.
+    knows something of the shape, so code without shapes sees what it always saw.  A
+    user's `forward` with shapes is what mypy checks the call against: its result,
+    sizes bound or unknown, is the call's (mypy's default would keep the size variables
+    of `forward` it was not told to solve).
     """
     result = _call_result(ctx, pending, lookup)
-    return result if mentions_shapes(result) or _is_failed(result) else ctx.default_return_type
+    if mentions_shapes(result) or _is_failed(result):
+        return result
+    module = get_proper_type(ctx.type)
+    if isinstance(module, Instance) and _is_users(module.type) and mentions_shapes(ctx.default_return_type):
+        return result
+    return ctx.default_return_type
 
 
 def _call_result(ctx: MethodContext, pending: _calls.PendingCalls, lookup: Lookup) -> Type:

@@ -22,6 +22,7 @@ from tyr.mypy_plugin import _names
 from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
 from tyr.mypy_plugin._dtypes import Binding, Bindings, index_dtype, local_bindings
 from tyr.mypy_plugin._errors import SHAPE
+from tyr.mypy_plugin._jaxtyping import declared_index_dtype
 from tyr.mypy_plugin._types import Lookup, NotATensor, Scope
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Variadic, creation
 from tyr.shape_rules import nn_functional as nnf
@@ -610,7 +611,8 @@ def _index_item(call: Call, expr: Expression) -> rules.IndexItem:
         except NotATensor:
             pass
         else:
-            return rules.TensorIndex(index_shape, index_dtype(expr, lambda e: _is_int_expr(call, e), _bindings(call)))
+            dtype = declared_index_dtype(call.api, expr) or index_dtype(expr, lambda e: _is_int_expr(call, e), _bindings(call))
+            return rules.TensorIndex(index_shape, dtype)
     bound = _bound(call, expr)
     if bound is None:
         raise NotKnown
