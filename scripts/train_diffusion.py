@@ -31,6 +31,7 @@ from tyr import Integer, Tensor
 from tyr.data import Batch, Manifest, Tokenizer
 from tyr.models.diffusion import DiffusionConfig, Estimator, MaskedDiffusionLM, Order, nelbo, nelbo_terms, sample
 from tyr.train import TrainConfig, parse_config, train
+from tyr.distributed import run_worker
 
 B = TypeVar("B")
 T = TypeVar("T")
@@ -55,7 +56,9 @@ class DiffusionTrainConfig(TrainConfig):
     def __post_init__(self) -> None:
         super().__post_init__()
         if self.eval_samples < 1 or self.sample_steps < 1:
-            raise ValueError(f"eval_samples and sample_steps must be >= 1, got {self.eval_samples}, {self.sample_steps}")
+            raise ValueError(
+                f"eval_samples and sample_steps must be >= 1, got {self.eval_samples}, {self.sample_steps}"
+            )
 
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -142,4 +145,4 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    main()
+    run_worker(main)

@@ -40,6 +40,7 @@ from tyr.data import Batch, Manifest, Tokenizer, decode_documents
 from tyr.models import GPT, GPTConfig
 from tyr.models.gpt import Position
 from tyr.train import TrainConfig, parse_config, train
+from tyr.distributed import run_worker
 
 B = TypeVar("B")
 T = TypeVar("T")
@@ -127,4 +128,4 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    main()
+    run_worker(main)

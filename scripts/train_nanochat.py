@@ -47,6 +47,7 @@ from tyr.data import Batch, Manifest, Tokenizer, decode_documents
 from tyr.models.nanochat import NanoChat, NanoChatConfig
 from tyr.train import TrainConfig, parse_config, train
 from tyr.train.config import Activation, Align, Optimizer, Schedule
+from tyr.distributed import run_worker
 
 B = TypeVar("B")
 T = TypeVar("T")
@@ -178,4 +179,4 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    main()
+    run_worker(main)

@@ -22,7 +22,10 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import logging
 import os
+import sys
+from collections.abc import Callable
 
 import torch
 import torch.distributed as dist
@@ -162,3 +165,21 @@ def destroy(*, wait: bool = True) -> None:
         if wait:
             dist.barrier()
         dist.destroy_process_group()
+
+
+def run_worker(main: Callable[[], object]) -> None:
+    """Run a torchrun worker's `main`, then end the process without the interpreter's shutdown.
+
+    After the process group is gone, gloo's threads can still abort the interpreter's
+    finalization ("terminate called without an active exception", SIGABRT: see
+    pytorch/pytorch#179291), which torchrun reports as a failed worker, and under
+    ``--max-restarts`` restarts the finished run. Everything a run writes is closed by
+    the time `main` returns, so the worker flushes its streams and exits. Outside
+    torchrun (no ``WORLD_SIZE`` > 1) it is a plain call.
+    """
+    main()
+    if _env_int("WORLD_SIZE", 1) > 1:
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)

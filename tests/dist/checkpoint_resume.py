@@ -25,6 +25,7 @@ from tyr import distributed
 from tyr.checkpoint import latest_checkpoint, load_checkpoint, save_checkpoint
 from tyr.optim import ShardedAdamW
 from tyr.schedules import LRScheduler, WarmupCosine
+from tyr.distributed import run_worker
 
 STEPS, SAVE_AT = 6, 3
 
@@ -109,4 +110,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_worker(main)

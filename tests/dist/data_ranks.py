@@ -23,6 +23,7 @@ import torch
 import torch.distributed as dist
 
 from tyr.data import Batch, TokenLoader
+from tyr.distributed import run_worker
 
 
 def rows(batch: Batch[Any, Any]) -> list[list[int]]:
@@ -60,4 +61,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_worker(main)

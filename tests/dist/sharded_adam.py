@@ -21,6 +21,7 @@ from torch import nn
 
 from tyr import distributed
 from tyr.optim import AdamW, ShardedAdamW, clip_grad_norm_
+from tyr.distributed import run_worker
 
 STEPS = 6
 
@@ -77,9 +78,7 @@ def compare(clip: float | None, reference_kind: str) -> dict[str, object]:
             all_equal &= torch.equal(a, b)
             max_diff = max(max_diff, (a - b).abs().max().item())
     state = opt.state_dict()
-    moved = max(
-        (a - b).abs().max().item() for a, b in zip(make_model().parameters(), sharded.parameters())
-    )
+    moved = max((a - b).abs().max().item() for a, b in zip(make_model().parameters(), sharded.parameters()))
     return {
         "equal": all_equal,
         "max_diff": max_diff,
@@ -123,4 +122,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_worker(main)

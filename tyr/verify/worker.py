@@ -14,6 +14,7 @@ from pathlib import Path
 from tyr import distributed
 from tyr.verify.harness import build, save, train_fixed, trainer_module
 from tyr.verify.runs import DISTRIBUTED_RUNS
+from tyr.distributed import run_worker
 
 
 def main() -> None:
@@ -26,4 +27,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_worker(main)
