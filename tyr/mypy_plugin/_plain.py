@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from mypy.binder import CurrentType
 from mypy.checker import TypeChecker
 from mypy.join import join_types
 from mypy.literals import literal, literal_hash
@@ -357,11 +358,17 @@ def _retype(ctx: MethodContext, changed: Instance) -> None:
     if isinstance(var, Var) and var.is_inferred and not var.is_final and var.type is not None:
         if isinstance(get_proper_type(var.type), Instance):
             var.type = changed
-    if literal(receiver) == LITERAL_TYPE:
+    key = literal_hash(receiver)
+    if literal(receiver) == LITERAL_TYPE and key is not None:
         api.binder.put(receiver, changed)
-        key = literal_hash(receiver)
-        if key is not None and key in api.binder.declarations:
+        if key in api.binder.declarations:
             api.binder.declarations[key] = changed
+        # A path that skips the mutation (a branch not taken) holds the container too: where the
+        # paths meet, it is not the old type that comes back.
+        for frame in api.binder.frames[:-1]:
+            current = frame.types.get(key)
+            if current is not None:
+                frame.types[key] = CurrentType(changed, current.from_assignment)
 
 
 def _receiver_expr(context: Context) -> Expression | None:

@@ -11,18 +11,26 @@ Worse, a member of the union that the value only overlaps is narrowed by meeting
 the two: after `q = q.transpose(1, 2)` with `q` declared `Tensor[B, T, Any, Any]`, a
 read would give `Tensor[B, T, T, Any]`, a shape that is wrong.
 
-So when a hook's result is a tensor not fully known, and the call is the value
-assigned to a name (`x = <call>`, one item of a tuple assignment: `q, k =
-q.transpose(1, 2), k.transpose(1, 2)`, `q, k = rotate(q, k)`, or a branch of a
-conditional value), and the value would meet a tensor member of the name's declared
-type, tyr replaces the declared type's tensor members by the tensor of unknown shape.
-Narrowing that by any value gives the value exactly: a read gives what was last
-assigned, in this statement's other reads the old value, and after branches that
-assign different shapes their union (or, where one branch assigned nothing, the
-unknown shape).  The name's own variable is what mypy widens on such assignments anyway
-(`TypeChecker.check_assignment`); tyr only does it the other way round.  A name
-assigned from this one later (`q = k`: no hook runs there) would narrow the same
-way, so its declared type is loosened too (where it has one by then).
+So when a hook's result is a tensor not fully known (or torch's `Any`), and the
+call is the value assigned to a name (`x = <call>`, one item of a tuple assignment:
+`q, k = q.transpose(1, 2), k.transpose(1, 2)`, `q, k = rotate(q, k)`, or a branch of
+a conditional value), tyr rewrites the name's declared type:
+
+* its tensor members become one tensor of the value's rank with every size unknown
+  (`Tensor[Any, Any, Any, Any]`; of unknown rank for a value of unknown rank or `Any`).
+  mypy narrows that by a value of the rank to exactly the value, so a read gives what
+  was last assigned, never a shape met from the old and the new;
+* the paths that skip the assignment (a loop that does not run, a branch not taken)
+  hold, for the name, only what their shape shares with the new value, so where the
+  paths meet no union with the old shape is left to fail a later check;
+* a name assigned from this one later (`q = k`, where no hook runs) is loosened the
+  same way, where it has a declared type by then.
+
+mypy widens the name's own variable on such assignments anyway
+(`TypeChecker.check_assignment`); tyr only loosens it the other way round.  A call
+mypy merely tries (an overload item whose arguments do not match) rewrites nothing.
+A name rebound where no hook runs at all (`z = k if c else z`, with `z` typed after
+`k`) keeps mypy's narrowing.
 """
 
 from __future__ import annotations

@@ -78,3 +78,12 @@ def grown_sequential(x: Tensor[B, 4]) -> None:
     reveal_type(empty(x))  # N: Revealed type is "torch._tensor.Tensor[B, Literal[4]]"
     empty.append(nn.Linear(4, 2))
     reveal_type(empty(x))  # N: Revealed type is "Any"
+
+
+def grown_sometimes(x: Tensor[B, 4], flag: bool) -> None:
+    blocks = [nn.Linear(4, 4)]
+    if flag:
+        blocks.append(nn.Linear(4, 2))
+    for b in blocks:  # after the branch the list is no longer a list of Linear[4, 4]
+        x = b(x)
+    reveal_type(blocks)  # N: Revealed type is "list[torch.nn.modules.linear.Linear[Literal[4], Any]]"
