@@ -1,5 +1,6 @@
 """Fixtures shared by the trainer tests: a small character dataset and how to launch runs."""
 
+import os
 import socket
 import subprocess
 import sys
@@ -51,3 +52,12 @@ def torchrun(module: str, *args: str, processes: int = 2, timeout: float = 300) 
     command = [sys.executable, "-m", "torch.distributed.run", "--nproc_per_node", str(processes),
                "--master_addr", "127.0.0.1", "--master_port", str(free_port()), "-m", module, *args]  # fmt: skip
     return subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=timeout)
+
+
+def torchrun_script(script: str, *args: str, processes: int = 2, timeout: float = 120) -> None:
+    """Run `tests/dist/<script>` on `processes` local ranks (one thread each); fail with its output if it fails."""
+    command = [sys.executable, "-m", "torch.distributed.run", "--standalone", f"--nproc_per_node={processes}",
+               str(REPO / "tests" / "dist" / script), *args]  # fmt: skip
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    result = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout)
+    assert result.returncode == 0, f"torchrun {script} failed:\n{result.stdout}\n{result.stderr}"

@@ -28,6 +28,8 @@ from tyr.checkpoint import (
 from tyr.optim import AdamW, Muon, ShardedAdamW
 from tyr.schedules import LRScheduler, WarmupCosine
 
+from tests.conftest import torchrun_script
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -375,21 +377,12 @@ def test_resume_is_bit_identical(tmp_path: Path) -> None:
             assert torch.equal(value, straight[1].state[q][key]) if isinstance(value, torch.Tensor) else value == straight[1].state[q][key]
 
 
-def torchrun(script: str, *args: str) -> None:
-    command = [
-        sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node=2",
-        str(REPO / "tests" / "dist" / script), *args,
-    ]  # fmt: skip
-    env = {**os.environ, "OMP_NUM_THREADS": "1"}
-    result = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, f"torchrun {script} failed:\n{result.stdout}\n{result.stderr}"
-
 
 @pytest.mark.slow
 def test_distributed_resume_with_sharded_optimizer_is_bit_identical(tmp_path: Path) -> None:
     run_dir, out = tmp_path / "run", tmp_path / "out"
     out.mkdir()
-    torchrun("checkpoint_resume.py", "full", str(run_dir), str(out))
+    torchrun_script("checkpoint_resume.py", "full", str(run_dir), str(out))
     checkpoint = run_dir / "step_00000003"
     assert sorted(p.name for p in checkpoint.iterdir()) == [
         "meta.json", "model.safetensors",
@@ -398,7 +391,7 @@ def test_distributed_resume_with_sharded_optimizer_is_bit_identical(tmp_path: Pa
     meta = json.loads((checkpoint / "meta.json").read_text())
     assert meta["world_size"] == 2 and meta["optimizer"] == {"sharded": True, "class": "ShardedAdamW"}
 
-    torchrun("checkpoint_resume.py", "resume", str(run_dir), str(out))  # fresh processes
+    torchrun_script("checkpoint_resume.py", "resume", str(run_dir), str(out))  # fresh processes
     for rank in range(2):
         full = safetensors.torch.load_file(str(out / f"full_rank{rank}.safetensors"))
         resumed = safetensors.torch.load_file(str(out / f"resume_rank{rank}.safetensors"))

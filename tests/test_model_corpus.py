@@ -223,11 +223,12 @@ def _bug_params() -> list[object]:
 def test_bug_variant(bug: Bug, model_results: dict[str, object]) -> None:
     """A model with one shape bug fails in torch on the `# BUG` line, and mypy flags that line only."""
     path = (Path(str(model_results["variants"])) / bug.filename).resolve()
-    (marked,) = bug_lines(path.read_text())
+    text = path.read_text()
+    (marked,) = bug_lines(text)
     line, error = failing_line(path)
     assert line == marked, f"{bug.filename}: torch should fail on line {marked}, but failed on {line} ({error})"
     errors = errors_of(model_results, bug.filename)
-    allowed = {marked} | same_bug_lines(path.read_text())
+    allowed = {marked} | same_bug_lines(text)
     elsewhere = [r for r in errors if r.line not in allowed]
     assert not elsewhere, f"{bug.filename}: mypy should flag line {marked} only; it also reported:\n  {_describe(elsewhere)}"
     if not errors:
@@ -267,9 +268,10 @@ def score(variants_dir: Path | None) -> int:
         counts = {"flagged on its line only": 0, "flagged among spurious errors": 0, "missed": 0}
         for bug in load_bugs():
             path = (work / "variants" / bug.filename).resolve()
-            (marked,) = bug_lines(path.read_text())
+            text = path.read_text()
+            (marked,) = bug_lines(text)
             errors = errors_of(results, bug.filename)
-            allowed = {marked} | same_bug_lines(path.read_text())
+            allowed = {marked} | same_bug_lines(text)
             hit = any(r.line in allowed for r in errors)
             spurious = [r for r in errors if r.line not in allowed]
             verdict = (

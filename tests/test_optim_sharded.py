@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,23 +12,13 @@ from torch import nn
 
 from tyr.optim import AdamW, ShardedAdamW, clip_grad_norm_
 
-REPO = Path(__file__).resolve().parents[1]
+from tests.conftest import torchrun_script
 
-
-def torchrun(script: str, *args: str, nproc: int = 2, timeout: float = 120) -> None:
-    """Run ``script`` on ``nproc`` local ranks with gloo; fail with its output if it fails."""
-    command = [
-        sys.executable, "-m", "torch.distributed.run", "--standalone", f"--nproc_per_node={nproc}",
-        str(REPO / "tests" / "dist" / script), *args,
-    ]  # fmt: skip
-    env = {**os.environ, "OMP_NUM_THREADS": "1"}
-    result = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout)
-    assert result.returncode == 0, f"torchrun {script} failed:\n{result.stdout}\n{result.stderr}"
 
 
 @pytest.mark.slow
 def test_sharded_equals_unsharded_on_two_ranks(tmp_path: Path) -> None:
-    torchrun("sharded_adam.py", str(tmp_path))
+    torchrun_script("sharded_adam.py", str(tmp_path))
     ranks = [json.loads((tmp_path / f"rank{r}.json").read_text()) for r in range(2)]
     for result in ranks:
         assert result["world_size"] == 2
