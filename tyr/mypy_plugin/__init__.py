@@ -246,12 +246,17 @@ class TyrPlugin(Plugin):
         if fullname == _names.MODULE_LIST:
             return _guarded(_plain.module_list_hook, _returned, lookup=self.lookup_info, shaped_call=self._shaped_call)
         if _top_level(fullname) == "torch":
-            return self._settled(_returned)  # no shape rule: a tensor result is of unknown shape
-        if _top_level(fullname) in _NO_SHAPES:
+            return self._unknown_result(self._callee(fullname))  # no shape rule: a tensor result is of unknown shape
+        if _top_level(fullname) in _NO_SHAPES or fullname.startswith("<"):  # `<list>`: a display gives no tensor
             return None
         if not self._function_has_sizes(fullname):
-            return self._settled(_returned)  # `x = helper(x)`: a tensor of unknown shape, rebinding `x`
+            return self._unknown_result(self._callee(fullname))  # `x = helper(x)`: a tensor of unknown shape, rebinding `x`
         return self._settled(_guarded(_calls.call_hook, _returned, pending=self._pending, lookup=self.lookup_info))
+
+    def _unknown_result(self, callee: SymbolNode | None) -> Callable[[Any], Type] | None:
+        """A call without shape rule: its result rebinds a name (`_settled`), unless its declared type rules
+        out a tensor (a function declared `-> int`, a module's constructor), when the call is mypy's alone."""
+        return self._settled(_returned) if _rebinding.may_rebind(callee) else None
 
     def _settled(self, hook: Callable[[_Settled], Type]) -> Callable[[_Settled], Type]:
         """`hook`, then: a name rebound to its result forgets the shapes the result overlaps (`_rebinding`)."""
@@ -288,7 +293,7 @@ class TyrPlugin(Plugin):
         if self._is_tensor_class(owner):
             if method in _tensors.METHODS:
                 return self._settled(_guarded(_TENSOR_METHOD_HOOK, _returned, method=method, lookup=self.lookup_info))
-            return self._settled(_returned)  # no shape rule: a tensor result is of unknown shape
+            return self._unknown_result(self._method(owner, method))  # no shape rule: a tensor result is of unknown shape
         if fullname in _tensors.SCALAR_COMPARISONS:
             return _guarded(_tensors.scalar_comparison_hook, _returned, lookup=self.lookup_info)
         if fullname == _dims.FLOAT_POWER:
@@ -301,7 +306,7 @@ class TyrPlugin(Plugin):
         if _top_level(fullname) in _NO_SHAPES:
             return None
         if not self._method_has_sizes(owner, method):
-            return self._settled(_returned)
+            return self._unknown_result(self._method(owner, method))
         return self._settled(_guarded(_calls.call_hook, _returned, pending=self._pending, lookup=self.lookup_info))
 
     # -- which callees can involve sizes --------------------------------------------------------
@@ -316,13 +321,20 @@ class TyrPlugin(Plugin):
         """
         if fullname.startswith("<"):
             return False
-        node = self.lookup_fully_qualified(fullname) if "." in fullname and " " not in fullname else None
-        return node is None or self._callee_has_sizes(node.node)
+        return self._callee_has_sizes(self._callee(fullname))
 
     def _method_has_sizes(self, owner: str, method: str) -> bool:
+        return self._callee_has_sizes(self._method(owner, method))
+
+    def _callee(self, fullname: str) -> SymbolNode | None:
+        """What a call's full name names; None for a name mypy gives only locally (`__init__ of Block`)."""
+        symbol = self.lookup_fully_qualified(fullname) if "." in fullname and " " not in fullname else None
+        return symbol.node if symbol is not None else None
+
+    def _method(self, owner: str, method: str) -> SymbolNode | None:
         info = self.lookup_info(owner) if owner and " " not in owner else None
-        node = info.get(method) if info is not None else None
-        return node is None or self._callee_has_sizes(node.node)
+        symbol = info.get(method) if info is not None else None
+        return symbol.node if symbol is not None else None
 
     def _callee_has_sizes(self, node: SymbolNode | None) -> bool:
         if isinstance(node, (FuncDef, OverloadedFuncDef)):

@@ -139,13 +139,11 @@ class Listing:
     def __init__(self) -> None:
         self.modules: set[str] = set()
         self.decorated: list[Decorator] = []  # listed, but mypy has not yet typed what the decorators return
-
-    @property
-    def pending(self) -> bool:
-        return bool(self.modules or self.decorated)
+        self.pending = False  # whether `sweep` has work: a plain flag, as every hook request reads it
 
     def note(self, module: str) -> None:
         self.modules.add(module)
+        self.pending = True
 
     def sweep(self, modules: dict[str, MypyFile]) -> None:
         decorated, self.decorated = self.decorated, []
@@ -161,6 +159,7 @@ class Listing:
                     node = node.func
                 if isinstance(node, FuncDef) and isinstance(node.type, CallableType):
                     node.type = listed(node.type)
+        self.pending = bool(self.decorated)
 
     def _list_decorated(self, decorator: Decorator) -> None:
         """The decorated function's type (`@jaxtyped(...)` keeps it), listed once mypy has it."""

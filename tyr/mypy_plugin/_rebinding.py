@@ -43,24 +43,37 @@ from mypy.literals import literal_hash
 from mypy.nodes import (
     AssignmentStmt,
     ConditionalExpr,
+    Decorator,
     Expression,
+    FuncDef,
     FuncItem,
     ListExpr,
     MypyFile,
     NameExpr,
+    OverloadedFuncDef,
     StarExpr,
+    SymbolNode,
     TupleExpr,
+    TypeInfo,
     Var,
 )
 from mypy.plugin import AttributeContext, CheckerPluginInterface, FunctionContext, MethodContext
 from mypy.subtypes import is_proper_subtype, is_subtype
 from mypy.types import (
     AnyType,
+    CallableType,
+    FunctionLike,
     Instance,
+    LiteralType,
+    NoneType,
+    Overloaded,
     TupleType,
     Type,
+    TypedDictType,
     TypeOfAny,
+    TypeType,
     TypeVarTupleType,
+    UninhabitedType,
     UnionType,
     UnpackType,
     get_proper_type,
@@ -130,7 +143,7 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
     The value is assigned to `x` in `x = value` (or `x = value if c else ...`), to `q` in
     `q, k = value, other`, to `q` and `k` in `q, k = value`.
     """
-    if not isinstance(ctx.api, TypeChecker):
+    if not isinstance(ctx.api, TypeChecker) or not _rebinds(result):
         return result
     body = assignments.body(ctx.api)
     target = body.targets.get(id(ctx.context))
@@ -139,6 +152,55 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
         # around it: those are joined only where the whole value is assigned.
         _settle(ctx.api, body, target, result, join=id(ctx.context) not in body.branches)
     return result
+
+
+def _rebinds(result: Type) -> bool:
+    """Whether `_settle` can change a name assigned `result`: it is `Any`, a tensor, or a tuple holding one
+    (checked first, as most calls give neither, so that their function's assignments are never collected)."""
+    p = get_proper_type(result)
+    if isinstance(p, TupleType):
+        return any(_rebinds(item) for item in p.items)
+    return isinstance(p, AnyType) or _is_tensor(p)
+
+
+def may_rebind(callee: SymbolNode | None) -> bool:
+    """Whether a call of `callee` can give what `settle` acts on, judged from its declared type: a function
+    whose result is declared `int`, `None` or a module (a class, called) never does, and needs no hook.
+    A callee not known (or whose type mypy has not inferred yet) may."""
+    if isinstance(callee, TypeInfo):
+        # An instance of the class; a named tuple's is a tuple, and a `__new__` may declare anything.
+        new = callee.get("__new__")
+        return (
+            callee.fullname in _TENSOR_MRO
+            or callee.tuple_type is not None
+            or new is not None and new.fullname != _names.OBJECT_NEW
+        )
+    if isinstance(callee, (FuncDef, OverloadedFuncDef, Var)):
+        declared = callee.type
+    elif isinstance(callee, Decorator):
+        declared = callee.var.type
+    else:
+        return True
+    signature = get_proper_type(declared) if declared is not None else None
+    if not isinstance(signature, FunctionLike):
+        return True  # unannotated (`Any`), or an object called through its `__call__`
+    return any(_may_hold_rebinding(item.ret_type) for item in signature.items)
+
+
+_TENSOR_MRO = frozenset({_names.TENSOR, _names.TENSOR_BASE, _names.OBJECT})
+"""The classes a tensor is an instance of: what their `__init__` declares as `self` can be a tensor."""
+
+
+def _may_hold_rebinding(declared: Type) -> bool:
+    """Whether a declared result can be, with its type variables bound, what `_rebinds` accepts."""
+    p = get_proper_type(declared)
+    if isinstance(p, Instance):
+        return p.type.fullname in _SHAPED
+    if isinstance(p, (UnionType, TupleType)):
+        return any(_may_hold_rebinding(item) for item in p.items)
+    return not isinstance(
+        p, (NoneType, LiteralType, UninhabitedType, CallableType, Overloaded, TypedDictType, TypeType)
+    )
 
 
 def failed_attempt(api: CheckerPluginInterface) -> bool:
