@@ -12,4 +12,8 @@ venv="${TYR_VENV:-.venv}"
 # its torch stubs (the partial stub package torch-stubs) in a .pth file, as an installed tyr would have them.
 site="$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
 printf '%s\n%s\n' "$PWD" "$PWD/typed_stubs" > "$site/tyr_checkout.pth"
+# Byte-compile the checkout, as installing a package does: every mypy run imports the plugin, and
+# compiling its sources again each time (where PYTHONDONTWRITEBYTECODE keeps Python from caching them)
+# costs more than a tenth of a second.
+"$venv/bin/python" -m compileall -q tyr
 echo "tyr installed in $venv"

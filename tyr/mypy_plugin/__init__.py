@@ -225,6 +225,8 @@ class TyrPlugin(Plugin):
             return _guarded(_einops.signature_hook, _signature)
         if fullname == _names.SEQUENTIAL:
             return _guarded(_plain.sequential_signature_hook, _signature, lookup=self.lookup_info)
+        if fullname in _modules.CONSTRUCTORS:
+            return _guarded(_modules.constructor_signature_hook, _signature)
         if _top_level(fullname) in _NO_SHAPES or not self._function_has_sizes(fullname):
             return None
         return _guarded(_calls.function_signature_hook, _signature, pending=self._pending, lookup=self.lookup_info)

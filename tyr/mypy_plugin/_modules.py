@@ -18,12 +18,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from mypy.argmap import map_actuals_to_formals
-from mypy.expandtype import freshen_function_type_vars
+from mypy.expandtype import expand_type, freshen_function_type_vars
 from mypy.maptype import map_instance_to_supertype
 from mypy.nodes import ARG_POS, Context, TypeInfo
 from mypy.plugin import (
     CheckerPluginInterface,
     FunctionContext,
+    FunctionSigContext,
     MethodContext,
     MethodSigContext,
 )
@@ -41,6 +42,7 @@ from mypy.types import (
     TypeVarTupleType,
     UnpackType,
     get_proper_type,
+    has_type_vars,
 )
 
 from tyr import shape_rules as rules
@@ -173,6 +175,21 @@ def _show_arg(t: Type, scope: Scope) -> str:
         return "None"
     size = scope.size_of(p)
     return str(size) if size is not None else "?"
+
+
+def constructor_signature_hook(ctx: FunctionSigContext) -> CallableType:
+    """`nn.Linear(784, 256)` is checked as a call of a plain function returning `Linear[Any, Any]`.
+
+    No parameter of these constructors has the class's type variables in its type: mypy
+    would infer them from the context only (the declared type of what the call is
+    assigned to), typing each argument a second time, and `constructor_hook` sets every
+    type argument from the arguments anyway.
+    """
+    signature = ctx.default_signature
+    if not signature.variables or any(has_type_vars(t) for t in signature.arg_types):
+        return signature
+    defaults = {var.id: var.default for var in signature.variables}
+    return signature.copy_modified(ret_type=expand_type(signature.ret_type, defaults), variables=[])
 
 
 def constructor_hook(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Type:
