@@ -118,13 +118,15 @@ class TyrPlugin(Plugin):
         self._module_classes: dict[str, bool] = {}
         self._attributes: dict[str, str | None] = {}
         self._tensor_aliases: dict[str, bool] = {}
+        self._sized_types: dict[int, tuple[Type, bool]] = {}  # `_type_has_sizes` by the identity of a callee's type
         self._assignments = _rebinding.Assignments()
         self._jaxtyping = _jaxtyping_imports.Imports(self._module)
-        self._listing = _jaxtyping_names.Listing()
+        self._listing = _jaxtyping_names.Listing(on_pending=self._dispatch)
         # Each get_*_hook's answer by full name: mypy asks at every call site and every name in an
         # annotation, and most answers are None.
-        self._hooks: dict[str, dict[str, Callable[[Any], Any] | None]] = {kind: {} for kind in _HOOK_KINDS}
+        self._hooks = {kind: _Decisions(partial(getattr(type(self), _getter(kind)), self)) for kind in _HOOK_KINDS}
         self._final = True  # cleared by a decision that must wait for mypy to analyse more
+        self._dispatch(pending=False)
 
     def report_config_data(self, ctx: ReportConfigContext) -> Any:
         return _DIGEST
@@ -138,6 +140,7 @@ class TyrPlugin(Plugin):
         self._infos.clear()
         self._attributes.clear()
         self._tensor_aliases.clear()
+        self._sized_types.clear()
         self._assignments.clear()
         self._module_classes.clear()
         self._jaxtyping.clear()
@@ -177,6 +180,16 @@ class TyrPlugin(Plugin):
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
         return self._cached("attribute", fullname, self._attribute_hook)
 
+    def _dispatch(self, pending: bool) -> None:
+        """Where mypy's get_*_hook calls go: straight to the answers decided (a dict lookup in C, which
+        sends a name not decided yet on to the method), or, while `_listing` waits for a sweep, to the
+        methods, which run it first (`_cached`)."""
+        for kind, hooks in self._hooks.items():
+            if pending and kind != "type_analyze":
+                vars(self).pop(_getter(kind), None)
+            else:
+                setattr(self, _getter(kind), hooks.__getitem__)
+
     def _cached(
         self, kind: str, fullname: str, decide: Callable[[str], Callable[[Any], Any] | None]
     ) -> Callable[[Any], Any] | None:
@@ -184,10 +197,8 @@ class TyrPlugin(Plugin):
         if self._listing.pending and kind != "type_analyze" and self._modules is not None:
             self._listing.sweep(self._modules)  # mypy is type checking: semantic analysis is over
         hooks = self._hooks[kind]
-        try:
+        if fullname in hooks:
             return hooks[fullname]
-        except KeyError:
-            pass
         self._final = True
         hook = decide(fullname)
         if self._final:
@@ -340,20 +351,28 @@ class TyrPlugin(Plugin):
 
     def _callee_has_sizes(self, node: SymbolNode | None) -> bool:
         if isinstance(node, (FuncDef, OverloadedFuncDef)):
-            return node.type is not None and _type_has_sizes(node.type)
+            return node.type is not None and self._cached_type_has_sizes(node.type)
         if isinstance(node, Decorator):
             decorated = node.var.type or node.func.type
-            return decorated is not None and _type_has_sizes(decorated)
+            return decorated is not None and self._cached_type_has_sizes(decorated)
         if isinstance(node, TypeInfo):
             if node.type_vars:
                 return True  # a generic class: its type arguments may be sizes
             constructors = [node.get(name) for name in ("__init__", "__new__")]
             return any(self._callee_has_sizes(sym.node) for sym in constructors if sym is not None)
         if isinstance(node, Var) and node.type is not None:
-            return _type_has_sizes(node.type)
+            return self._cached_type_has_sizes(node.type)
         if isinstance(node, (Var, PlaceholderNode)):
             self._later()  # not analysed yet: hooks, this time
         return True
+
+    def _cached_type_has_sizes(self, t: Type) -> bool:
+        """`_type_has_sizes(t)`, once per type: a callee's signature hook and its call hook both ask, and
+        so do the constructors of every class that inherits them."""
+        known = self._sized_types.get(id(t))
+        if known is None or known[0] is not t:
+            known = self._sized_types[id(t)] = (t, _type_has_sizes(t))
+        return known[1]
 
     def _shaped_call(self, module: Instance) -> bool:
         """Whether calling this module can give a shape (a torch module's rule, a user's forward with shapes)."""
@@ -495,6 +514,21 @@ _TORCH_FUNCTION_HOOK = _plain.torch_when_unknown(_functions.function_hook)
 _TENSOR_METHOD_HOOK = _plain.torch_when_unknown(_tensors.method_hook)
 
 _HOOK_KINDS = ("type_analyze", "function_signature", "function", "method_signature", "method", "attribute")
+
+
+def _getter(kind: str) -> str:
+    return f"get_{kind}_hook"
+
+
+class _Decisions(dict[str, Callable[[Any], Any] | None]):
+    """One get_*_hook's answers by full name; a name not decided yet goes to the method (`__missing__`)."""
+
+    def __init__(self, method: Callable[[str], Callable[[Any], Any] | None]) -> None:
+        super().__init__()
+        self._method = method
+
+    def __missing__(self, fullname: str) -> Callable[[Any], Any] | None:
+        return self._method(fullname)
 
 
 def _type_has_sizes(t: Type) -> bool:

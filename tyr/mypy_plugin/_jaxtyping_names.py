@@ -18,6 +18,8 @@ that leaves its call otherwise (an attribute it is assigned to) forgets them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mypy.nodes import AssignmentStmt, Decorator, FuncDef, MypyFile, NameExpr
 from mypy.plugin import AnalyzeTypeContext, AttributeContext
 from mypy.type_visitor import TypeTranslator
@@ -136,14 +138,20 @@ class Listing:
     function nested in another is only seen there, where calls freshen its variables.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, on_pending: Callable[[bool], None]) -> None:
         self.modules: set[str] = set()
         self.decorated: list[Decorator] = []  # listed, but mypy has not yet typed what the decorators return
-        self.pending = False  # whether `sweep` has work: a plain flag, as every hook request reads it
+        self.pending = False  # whether `sweep` has work
+        self._on_pending = on_pending  # told when that changes
 
     def note(self, module: str) -> None:
         self.modules.add(module)
-        self.pending = True
+        self._set_pending(True)
+
+    def _set_pending(self, pending: bool) -> None:
+        if pending != self.pending:
+            self.pending = pending
+            self._on_pending(pending)
 
     def sweep(self, modules: dict[str, MypyFile]) -> None:
         decorated, self.decorated = self.decorated, []
@@ -159,7 +167,7 @@ class Listing:
                     node = node.func
                 if isinstance(node, FuncDef) and isinstance(node.type, CallableType):
                     node.type = listed(node.type)
-        self.pending = bool(self.decorated)
+        self._set_pending(bool(self.decorated))
 
     def _list_decorated(self, decorator: Decorator) -> None:
         """The decorated function's type (`@jaxtyped(...)` keeps it), listed once mypy has it."""
