@@ -236,7 +236,8 @@ def _rebind_declared(api: TypeChecker, body: _Body, target: Target, result: Type
     if not isinstance(var, Var) or var.is_final or isinstance(var.type, PartialType):
         return result
     declared = get_proper_type(var.type) if var.type is not None else None
-    tensors = [t for t in (declared.items if isinstance(declared, UnionType) else [declared]) if _is_tensor(t)]
+    members = declared.items if isinstance(declared, UnionType) else [declared] if declared is not None else []
+    tensors = [t for t in members if _is_tensor(t)]
     value = get_proper_type(result)
     if isinstance(value, AnyType):  # torch's `Any`: the paths that skip this forget the old shape too
         if whole:

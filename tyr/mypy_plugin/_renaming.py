@@ -190,10 +190,11 @@ def _unrenamable(function: FuncDef) -> set[str]:
 
 
 def _all_names(node: FuncDef | Decorator | OverloadedFuncDef | ClassDef) -> set[str]:
+    body: list[Statement]
     if isinstance(node, Decorator):
         body = [node.func, *(ExpressionStmt(d) for d in node.decorators)]
     elif isinstance(node, OverloadedFuncDef):
-        body = list(node.items)
+        body = [*node.items]
     elif isinstance(node, ClassDef):
         body = node.defs.body
     else:
