@@ -5,7 +5,9 @@ nanoGPT writes them: pre-norm blocks, fused q/k/v projection, `scaled_dot_produc
 with a causal mask, GELU MLP four times wide, no biases, learned positions, the token
 table tied to the output head, N(0, 0.02) weights with the residual projections scaled
 by 1/sqrt(2 * layers); `torch.optim.AdamW` decaying matrices only, linear warmup and
-cosine decay of the learning rate, global-norm clipping at 1. Nothing here imports tyr.
+cosine decay of the learning rate, global-norm clipping at 1. Nothing here imports tyr;
+its tensors are named as `tyr.models.GPT` names them, so the benchmark can start both from
+the same weights (`load_state_dict`).
 """
 
 from __future__ import annotations
@@ -85,7 +87,7 @@ class BaselineGPT(nn.Module):
         self.config = config
         self.wte = nn.Embedding(config.vocab_size, config.n_embd)
         self.wpe = nn.Embedding(config.block_size, config.n_embd)
-        self.h = nn.ModuleList([Block(config) for _ in range(config.n_layer)])
+        self.blocks = nn.ModuleList([Block(config) for _ in range(config.n_layer)])
         self.ln_f = nn.LayerNorm(config.n_embd, bias=False)
         self.lm_head = nn.Linear(config.n_embd, config.vocab_size, bias=False)
         self.wte.weight = self.lm_head.weight  # weight tying
@@ -98,7 +100,7 @@ class BaselineGPT(nn.Module):
         B, T = idx.size()
         pos = torch.arange(T, device=idx.device)
         x = self.wte(idx) + self.wpe(pos)
-        for block in self.h:
+        for block in self.blocks:
             x = block(x)
         logits = self.lm_head(self.ln_f(x))
         if targets is None:

@@ -11,6 +11,17 @@ nanoGPT's CPU configuration: 4 layers, 4 heads, 128 wide, context 64, batch 12, 
 * recipe     tyr's own faster recipe, `scripts/train_gpt.py --preset fast` (its own batches
              from the same text; leave it out with --no-recipe).
 
+The baseline starts from tyr's initial weights (the two models name their tensors alike),
+so the two differ only in their code: from the same weights and batches they train alike to
+float rounding (both 1.9016 from tyr's seed-1337 weights, both 1.8916 from the baseline's own).
+Drawn apart, the initial weights alone would decide which is ahead: on the same batches, six
+draws each ended at 1.8900-1.9131 (tyr, mean 1.9006) and 1.8888-1.9159 (baseline, mean 1.8977),
+a standard deviation of 0.009 around 1.90: one seed gives the recipe's figure to about 0.01.
+`--seeds N` races N times, from seeds --seed, --seed + 1, ..., and averages the validation losses
+(seeds 1337-1339: 1.9016, 1.9048, 1.9094, the same for both). nanoGPT's 1.8857 is its own estimate,
+the mean of 20 random batches of 12 windows, which itself varies: 300 such estimates of one model
+(1.9016 on the whole text) had mean 1.9024 and standard deviation 0.015, 12% of them <= 1.8857.
+
 They take turns, the order reversed every round, each advancing by the same fraction of
 its run per turn (`--chunk` steps for the longest), so that a machine whose load changes
 slows all of them alike. Batches are drawn as nanoGPT draws them (random windows,
@@ -20,7 +31,7 @@ tokens/s, wall time, the ratio of tyr's speed to the baseline's, the cost of the
 checks (the forward of a 1-token input with checks on minus off, as a share of a step),
 and the recipe's wall time as a share of the baseline's.
 
-Run:  .venv/bin/python benchmarks/bench_train.py [--steps 2000] [--threads N] [--no-recipe]
+Run:  .venv/bin/python benchmarks/bench_train.py [--steps 2000] [--threads N] [--seeds N] [--no-recipe]
 """
 
 from __future__ import annotations
@@ -134,35 +145,22 @@ def check_cost(model: nn.Module, repeats: int = 300) -> float:
     return statistics.median(timings[True]) - statistics.median(timings[False])
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", type=Path, default=CORPUS)
-    parser.add_argument("--steps", type=int, default=2000, help="steps of tyr and the baseline (default 2000)")
-    parser.add_argument("--chunk", type=int, default=50, help="steps per turn (default 50)")
-    parser.add_argument("--threads", type=int, default=0, help="torch threads (default: as the trainer chooses)")
-    parser.add_argument("--seed", type=int, default=1337)
-    parser.add_argument("--no-recipe", action="store_true", help="leave out tyr's fast recipe")
-    args = parser.parse_args()
+def baseline_runner(tyr_side: Runner, seed: int, vocab_size: int) -> Runner:
+    """The plain-PyTorch GPT with tyr's recipe, from tyr's initial weights: the init draw must not decide the race."""
+    steps = tyr_side.steps
+    config = BaselineConfig(vocab_size=vocab_size, max_iters=steps, warmup_iters=min(100, steps))
+    baseline = BaselineTrainer(config)
+    baseline.model.load_state_dict(tyr_side.model.state_dict())  # strict: the same names and shapes, tensor for tensor
+    return Runner("baseline", baseline.step, baseline.model, tyr_side.batch_size, tyr_side.block_size, steps,
+                  torch.Generator().manual_seed(seed))  # fmt: skip
 
-    threads, why = choose_threads(args.threads)
-    load_before = os.getloadavg()[0]
-    print(f"{why}; load average {load_before:.2f}; checks {'on' if tyr.checking_enabled() else 'OFF'}")
-    text = args.corpus.read_text(encoding="utf-8")
-    chars = sorted(set(text))
-    lookup = {c: i for i, c in enumerate(chars)}
-    data = torch.tensor([lookup[c] for c in text], dtype=torch.long)
-    split = int(0.9 * len(data))  # nanoGPT's split: the last 10% of the text is validation
-    train, val = data[:split], data[split:]
 
-    tyr_side = tyr_runner("tyr", "cpu", args.steps, args.seed, len(chars))
-    torch.manual_seed(args.seed)
-    cfg = BaselineConfig(vocab_size=len(chars), max_iters=args.steps, warmup_iters=min(100, args.steps))
-    baseline = BaselineTrainer(cfg)
-    base_side = Runner("baseline", baseline.step, baseline.model, 12, 64, args.steps,
-                       torch.Generator().manual_seed(args.seed))  # fmt: skip
+def race(train: torch.Tensor, args: argparse.Namespace, seed: int, vocab_size: int) -> list[Runner]:
+    """Train tyr, the baseline and (unless --no-recipe) the recipe from `seed`, taking turns; returns them trained."""
+    tyr_side = tyr_runner("tyr", "cpu", args.steps, seed, vocab_size)
+    base_side = baseline_runner(tyr_side, seed, vocab_size)
     pair = [tyr_side, base_side]
-    runners = pair + ([] if args.no_recipe else [tyr_runner("tyr recipe", "fast", None, args.seed, len(chars))])
-
+    runners = pair + ([] if args.no_recipe else [tyr_runner("tyr recipe", "fast", None, seed, vocab_size)])
     longest = max(r.steps for r in runners)
     rounds = math.ceil(longest / args.chunk)
     for k in range(rounds):  # every runner advances by the same fraction of its steps: all meet the same load
@@ -183,24 +181,95 @@ def main() -> None:
         if (k + 1) % max(1, rounds // 10) == 0:
             shown = "  ".join(f"{r.name} {r.done} steps {r.tokens_per_s:,.0f} tok/s loss {r.losses[-1]:.3f}" for r in runners)
             print(f"  {shown}", flush=True)
+    return runners
 
-    print(f"\nnanoGPT CPU configuration, {args.steps} steps, {threads} thread(s), load average {load_before:.2f} "
-          f"before and {os.getloadavg()[0]:.2f} after")  # fmt: skip
+
+@dataclass
+class Outcome:
+    """One runner's record over all seeds: its timing summed, its validation loss per seed."""
+
+    runs: list[Runner] = field(default_factory=list)
+    val_losses: list[float] = field(default_factory=list)
+
+    @property
+    def tokens_per_s(self) -> float:
+        return sum(r.done * r.batch_size * r.block_size for r in self.runs) / sum(r.seconds for r in self.runs)
+
+    @property
+    def seconds(self) -> float:
+        """Mean wall time of one run."""
+        return statistics.mean(r.seconds for r in self.runs)
+
+    @property
+    def val_loss(self) -> float:
+        """Mean over the seeds."""
+        return statistics.mean(self.val_losses)
+
+
+def load_corpus(path: Path) -> tuple[torch.Tensor, torch.Tensor, int]:
+    """The text as character ids, split as nanoGPT splits it: (first 90%, last 10%, vocabulary size)."""
+    text = path.read_text(encoding="utf-8")
+    chars = sorted(set(text))
+    lookup = {c: i for i, c in enumerate(chars)}
+    data = torch.tensor([lookup[c] for c in text], dtype=torch.long)
+    split = int(0.9 * len(data))
+    return data[:split], data[split:], len(chars)
+
+
+def spread(values: list[float]) -> str:
+    """` (a, b, c; sd s)` for several values, nothing for one."""
+    if len(values) < 2:
+        return ""
+    return f" ({', '.join(f'{v:.4f}' for v in values)}; sd {statistics.stdev(values):.4f})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--steps", type=int, default=2000, help="steps of tyr and the baseline (default 2000)")
+    parser.add_argument("--chunk", type=int, default=50, help="steps per turn (default 50)")
+    parser.add_argument("--threads", type=int, default=0, help="torch threads (default: as the trainer chooses)")
+    parser.add_argument("--seed", type=int, default=1337)
+    parser.add_argument("--seeds", type=int, default=1, help="races from seeds --seed, --seed + 1, ...; "
+                        "validation losses are averaged (default 1)")  # fmt: skip
+    parser.add_argument("--no-recipe", action="store_true", help="leave out tyr's fast recipe")
+    args = parser.parse_args()
+
+    threads, why = choose_threads(args.threads)
+    load_before = os.getloadavg()[0]
+    print(f"{why}; load average {load_before:.2f}; checks {'on' if tyr.checking_enabled() else 'OFF'}")
+    train, val, vocab_size = load_corpus(args.corpus)
+    seeds = range(args.seed, args.seed + args.seeds)
+    outcomes: dict[str, Outcome] = {}
+    for seed in seeds:
+        if args.seeds > 1:
+            print(f"seed {seed}")
+        for runner in race(train, args, seed, vocab_size):
+            outcome = outcomes.setdefault(runner.name, Outcome())
+            outcome.runs.append(runner)
+            outcome.val_losses.append(validation_loss(runner.model, val, runner.block_size))
+
+    seeds_shown = f"seed {args.seed}" if args.seeds == 1 else f"seeds {seeds.start}-{seeds.stop - 1}"
+    print(f"\nnanoGPT CPU configuration, {args.steps} steps, {seeds_shown}, {threads} thread(s), load average "
+          f"{load_before:.2f} before and {os.getloadavg()[0]:.2f} after")  # fmt: skip
     print(f"{'':14} {'steps':>6} {'tokens/s':>10} {'wall s':>8} {'val loss':>9}")
-    val_losses = {}
-    for r in runners:
-        val_losses[r.name] = validation_loss(r.model, val, r.block_size)
-        print(f"{r.name:14} {r.done:>6} {r.tokens_per_s:>10,.0f} {r.seconds:>8.1f} {val_losses[r.name]:>9.4f}")
+    for name, outcome in outcomes.items():
+        print(f"{name:14} {outcome.runs[0].done:>6} {outcome.tokens_per_s:>10,.0f} {outcome.seconds:>8.1f} "
+              f"{outcome.val_loss:>9.4f}{spread(outcome.val_losses)}")  # fmt: skip
+    tyr_side, base_side = outcomes["tyr"], outcomes["baseline"]
     ratio = tyr_side.tokens_per_s / base_side.tokens_per_s
-    cost = check_cost(tyr_side.model)
-    step_time = tyr_side.seconds / tyr_side.done
+    cost = check_cost(tyr_side.runs[-1].model)
+    step_time = sum(r.seconds for r in tyr_side.runs) / sum(r.done for r in tyr_side.runs)
+    mean = "" if args.seeds == 1 else f", the mean of {args.seeds} seeds"
     print(f"\ntyr / baseline tokens/s: {ratio:.3f}x (target >= 1.0)")
     print(f"runtime checks: {cost * 1e6:.0f} us per step, {100 * cost / step_time:.3f}% of a step (target <= 3%)")
-    print(f"tyr validation loss: {val_losses['tyr']:.4f} (target <= 1.90; nanoGPT reports {NANOGPT_VAL})")
+    print(f"tyr - baseline validation loss, from the same initial weights and batches: "
+          f"{tyr_side.val_loss - base_side.val_loss:+.4f}")  # fmt: skip
+    print(f"tyr validation loss: {tyr_side.val_loss:.4f}{mean} (target <= 1.90; nanoGPT reports {NANOGPT_VAL})")
     if not args.no_recipe:
-        recipe = runners[2]
+        recipe = outcomes["tyr recipe"]
         share = recipe.seconds / base_side.seconds
-        print(f"tyr recipe: validation {val_losses['tyr recipe']:.4f} in {recipe.seconds:.1f} s = {share:.2f} x the "
+        print(f"tyr recipe: validation {recipe.val_loss:.4f}{mean} in {recipe.seconds:.1f} s = {share:.2f} x the "
               f"baseline's {base_side.seconds:.1f} s (target: <= 1.88 in <= 0.5 x)")  # fmt: skip
     if not math.isfinite(ratio):
         raise SystemExit("no steps were timed")

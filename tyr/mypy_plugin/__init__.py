@@ -83,6 +83,7 @@ from tyr.mypy_plugin import (
     _names,
     _plain,
     _rebinding,
+    _renaming,
     _tensors,
 )
 from tyr.mypy_plugin._statements import self_assignments
@@ -132,6 +133,9 @@ class TyrPlugin(Plugin):
         return _DIGEST
 
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
+        # Called once a module is parsed, before its names are bound: the one moment to rename.
+        if not (self.options.allow_redefinition or self.options.allow_redefinition_old):
+            _renaming.rename_rebound_parameters(file)
         # A module annotated with jaxtyping gets sizes such as `n+1` (tyr's `DimExpr`) without importing tyr.
         return [(10, _jaxtyping_imports.STATIC, -1)] if _jaxtyping_imports.imports_jaxtyping(file) else []
 

@@ -30,6 +30,11 @@ STUBS_MISSING = (
     "scripts/setup.sh, or run mypy without file arguments)"
 )
 
+PARAMETER_REBOUND = (
+    'tyr: parameter "{name}" keeps its annotated shape when rebound; '
+    "`allow_redefinition = True` in the mypy config lets it take the new one"
+)
+
 # -- calls ----------------------------------------------------------------------------------------
 
 BOUND_TWICE = 'Dimension {dim} of "{callee}": bound to {first} by {first_where}, but {second_where} has {second}'

@@ -67,6 +67,7 @@ from mypy.types import (
     LiteralType,
     NoneType,
     Overloaded,
+    PartialType,
     TupleType,
     Type,
     TypedDictType,
@@ -79,7 +80,7 @@ from mypy.types import (
     get_proper_type,
 )
 
-from tyr.mypy_plugin import _names
+from tyr.mypy_plugin import _errors, _names
 from tyr.mypy_plugin._statements import walk
 
 _SHAPED = (_names.TENSOR,)
@@ -97,6 +98,7 @@ class _Body:
         self.targets: dict[int, Target] = {}  # the id of a value expression: what it is assigned to
         self.aliases: dict[int, list[NameExpr]] = {}  # the id of a variable: names assigned from it (`q = k`)
         self.branches: set[int] = set()  # the ids of values that are a branch of a conditional value
+        self.assigned: dict[int, int] = {}  # the id of a variable: how many assignments name it
         for stmt in walk(owner.body.body if isinstance(owner, FuncItem) else owner.defs):
             if isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1 and stmt.type is None:
                 self._pair(stmt.lvalues[0], stmt.rvalue)
@@ -107,6 +109,7 @@ class _Body:
             self._pair(target, value.if_expr)
             self._pair(target, value.else_expr)
         elif isinstance(target, NameExpr):
+            self._count(target)
             if isinstance(value, NameExpr) and isinstance(value.node, Var) and value.node is not target.node:
                 self.aliases.setdefault(id(value.node), []).append(target)
             else:
@@ -118,6 +121,14 @@ class _Body:
                         self._pair(t, v)
             else:  # `q, k = f(q, k)`: the result's items, in order
                 self.targets[id(value)] = target
+                self._count(target)
+
+    def _count(self, target: Expression) -> None:
+        if isinstance(target, NameExpr) and isinstance(target.node, Var):
+            self.assigned[id(target.node)] = self.assigned.get(id(target.node), 0) + 1
+        elif isinstance(target, (TupleExpr, ListExpr)):
+            for item in target.items:
+                self._count(item)
 
 
 class Assignments:
@@ -147,11 +158,15 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
         return result
     body = assignments.body(ctx.api)
     target = body.targets.get(id(ctx.context))
-    if target is not None:
-        # In a conditional value the other branch may still read the old value, from the frames
-        # around it: those are joined only where the whole value is assigned.
-        _settle(ctx.api, body, target, result, join=id(ctx.context) not in body.branches)
-    return result
+    if target is None:
+        return result
+    # In a conditional value the other branch may still read the old value, from the frames
+    # around it: those are joined only where the whole value is assigned.
+    whole = id(ctx.context) not in body.branches
+    if ctx.api.options.allow_redefinition:
+        _settle(ctx.api, body, target, result, join=whole)
+        return result
+    return _rebind_declared(ctx.api, body, target, result, whole=whole)
 
 
 def _rebinds(result: Type) -> bool:
@@ -253,6 +268,92 @@ def _settle(api: TypeChecker, body: _Body, target: Target, result: Type, *, join
                 _declare(api, alias, other, loose)
 
 
+def _rebind_declared(api: TypeChecker, body: _Body, target: Target, result: Type, *, whole: bool) -> Type:
+    """Without `allow_redefinition`: what a value rebinding a tensor name is typed as (mypy's default).
+
+    There a name keeps the type its first assignment (or its annotation) declared, and mypy checks
+    each later assignment against it, before any hook runs.  So:
+
+    * the first assignment of a local tensor name that is assigned again declares it `Any`, and
+      tyr narrows the name to the value's exact shape itself: later assignments of any shape
+      fit, and each read gives what was last assigned (where two paths with different shapes
+      meet, mypy makes the name `Any`: unknown, never a union with a stale shape);
+    * a later value of a shape the declared type does not admit, for a local name first assigned
+      from another name (`h = x`, no hook runs), is `Any`: no error that torch's own types would
+      not give, and no read of the old shape after it (mypy narrows the name to `Any`);
+    * a parameter keeps its annotation for good: a value of another shape is left to mypy's
+      assignment check, with a note that `allow_redefinition` rebinds parameters.  (Its reads
+      would give the annotation's shape even after an accepted `Any`.)
+    """
+    if not isinstance(target, NameExpr):
+        items = get_proper_type(result)
+        if not (isinstance(items, TupleType) and len(items.items) == len(target.items)):
+            return result
+        retyped = [
+            _rebind_declared(api, body, t, item, whole=whole) if isinstance(t, (NameExpr, TupleExpr, ListExpr)) else item
+            for t, item in zip(target.items, items.items)
+        ]
+        return items.copy_modified(items=retyped) if retyped != items.items else result
+    var = target.node
+    if not isinstance(var, Var) or var.is_final or isinstance(var.type, PartialType):
+        return result
+    declared = get_proper_type(var.type) if var.type is not None else None
+    members = declared.items if isinstance(declared, UnionType) else [declared] if declared is not None else []
+    tensors = [t for t in members if _is_tensor(t)]
+    value = get_proper_type(result)
+    if isinstance(value, AnyType):  # torch's `Any`: the paths that skip this forget the old shape too
+        if whole:
+            _join_paths(api, target, value)
+        if var.is_argument and any(_has_shape(t) for t in tensors):
+            _note_parameter(api, target)
+        return result
+    if not _is_tensor(value):
+        return result
+    assert isinstance(value, Instance)
+    if whole and _partly_unknown(value):
+        _join_paths(api, target, value)
+    if target.is_inferred_def:
+        if whole and body.assigned.get(id(var), 0) > 1:
+            # Declared `Any`, not the tensor of unknown shape: mypy narrows a declared type by
+            # meeting it with the value, and that meet gives back `Tensor[*tuple[Any, ...]]` for
+            # a value such as `Tensor[Any, Any]` or `Tensor[()]`, losing its rank.
+            api.binder.put(target, value)
+            return AnyType(TypeOfAny.special_form)
+        return result
+    if declared is None or not tensors or is_subtype(value, declared):
+        return result
+    if var.is_argument:
+        if any(_has_shape(t) for t in tensors):
+            _note_parameter(api, target)
+        return result
+    if whole:
+        _join_paths(api, target, AnyType(TypeOfAny.special_form))
+    return AnyType(TypeOfAny.special_form)
+
+
+def _is_tensor_declaration(declared: Type | None) -> bool:
+    """A declared type with a tensor among its members (a partial type `None` is none)."""
+    if declared is None or isinstance(declared, PartialType):
+        return False
+    p = get_proper_type(declared)
+    return any(_is_tensor(t) for t in (p.items if isinstance(p, UnionType) else [p]))
+
+
+def _has_shape(tensor: Type) -> bool:
+    """A tensor type that says something about its shape (not the bare `Tensor` of unannotated code)."""
+    p = get_proper_type(tensor)
+    if not isinstance(p, Instance):
+        return False
+    if len(p.args) == 1 and isinstance(p.args[0], UnpackType):
+        rest = get_proper_type(p.args[0].type)
+        return not (isinstance(rest, Instance) and all(isinstance(get_proper_type(a), AnyType) for a in rest.args))
+    return True
+
+
+def _note_parameter(api: TypeChecker, target: NameExpr) -> None:
+    api.note(_errors.PARAMETER_REBOUND.format(name=target.name.rstrip("'")), target, code=_errors.SHAPE)
+
+
 def _join_paths(api: TypeChecker, target: NameExpr, result: Type) -> None:
     """Where the name is rebound to a value of unknown sizes inside a branch or a loop, the paths
     that do not run the assignment (no iteration, the branch not taken) join it when they meet:
@@ -263,10 +364,21 @@ def _join_paths(api: TypeChecker, target: NameExpr, result: Type) -> None:
     key = literal_hash(target)
     if key is None:
         return
+    var = target.node
+    # Without `allow_redefinition` mypy meets each read with the declared type: a shared shape
+    # met with a declared one of other sizes gives no valid tensor, so those paths forget all.
+    declared = get_proper_type(var.type) if isinstance(var, Var) and var.type is not None else None
+    forget_all = not api.options.allow_redefinition and not isinstance(declared, AnyType)
+    found = False
     for frame in api.binder.frames[:-1]:
         current = frame.types.get(key)
         if current is not None:
-            frame.types[key] = CurrentType(_shared(current.type, result, api), current.from_assignment)
+            shared = AnyType(TypeOfAny.special_form) if forget_all else _shared(current.type, result, api)
+            frame.types[key] = CurrentType(shared, current.from_assignment)
+            found = True
+    # There a name's first value is its declared type, in no frame.
+    if not found and forget_all and len(api.binder.frames) > 1 and _is_tensor_declaration(declared):
+        api.binder.frames[0].types[key] = CurrentType(AnyType(TypeOfAny.special_form), True)
 
 
 def _shared(old: Type, new: Type, api: TypeChecker) -> Type:

@@ -1,0 +1,67 @@
+"""Rebinding tensor names under mypy's defaults (the plugin alone, no `allow_redefinition`).
+
+Each read gives the shape last assigned; nothing here is an error.  Marks as in tests/mypy_corpus.
+"""
+
+from typing import TypeVar, reveal_type
+
+from einops import pack
+from torch import nn
+
+from tyr import Tensor
+
+B = TypeVar("B")
+T = TypeVar("T")
+N = TypeVar("N")
+
+
+class Model(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Linear(16, 32)
+        self.blocks = nn.ModuleList([nn.Linear(32, 32) for _ in range(3)])
+        self.head = nn.Linear(32, 4)
+
+    def forward(self, x: Tensor[B, T, 16]) -> Tensor[B, T, 4]:
+        """A parameter rebound to other shapes, at the top and in a loop."""
+        x = self.fc(x)
+        reveal_type(x)  # N: Revealed type is "torch._tensor.Tensor[B, T, Literal[32]]"
+        for block in self.blocks:
+            x = block(x)
+        reveal_type(x)  # N: Revealed type is "torch._tensor.Tensor[B, T, Literal[32]]"
+        return self.head(x)
+
+
+def locals_(x: Tensor[B, 4, 8]) -> Tensor[B, 4, 8]:
+    y = x.view(-1)
+    reveal_type(y)  # N: Revealed type is "torch._tensor.Tensor[tyr._static.DimExpr[Literal['32*B'], B]]"
+    y = y.view(-1, 4, 8)
+    reveal_type(y)  # N: Revealed type is "torch._tensor.Tensor[B, Literal[4], Literal[8]]"
+    z = x.sum((0, 1, 2))
+    z = z.unsqueeze(0)
+    reveal_type(z)  # N: Revealed type is "torch._tensor.Tensor[Literal[1]]"
+    return y
+
+
+def tuples(cls: Tensor[B, 512], patches: Tensor[B, N, 512]) -> None:
+    x, ps = pack([cls, patches], "b * d")
+    x = x.sum(-1)
+    reveal_type(x)  # N: Revealed type is "torch._tensor.Tensor[B, tyr._static.DimExpr[Literal['N + 1'], N]]"
+    q, k = cls.chunk(2, -1)
+    q = q.sum(-1)
+    reveal_type(q)  # N: Revealed type is "torch._tensor.Tensor[B]"
+
+
+def branches(x: Tensor[B, 4, 8], layers: nn.ModuleList, flag: bool) -> None:
+    """Where paths meet, the name has the shapes the paths give, or an unknown one: never a stale shape."""
+    h = x.transpose(1, 2)
+    if flag:
+        h = h.reshape(-1)
+    reveal_type(h)  # N: Revealed type is "torch._tensor.Tensor[tyr._static.DimExpr[Literal['32*B'], B]] | torch._tensor.Tensor[B, Literal[8], Literal[4]]"
+    alias = x
+    if flag:
+        alias = alias.flatten()
+    reveal_type(alias)  # N: Revealed type is "Any"
+    for layer in layers:
+        x = layer(x)
+    reveal_type(x)  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]] | Any"

@@ -1,0 +1,208 @@
+"""Without `allow_redefinition`: a shape-annotated parameter that its function rebinds.
+
+mypy's default keeps a parameter's annotation as its type for the whole body and checks each
+assignment against it before any hook runs, so `x = self.fc(x)` on `x: Tensor[B, T, 16]` would
+be an error, and a read after it would give the old shape.  So, right after parsing, tyr gives
+each such parameter a local in its place: the body starts with `x' = x.data` and every use of
+`x` in it becomes `x'` (mypy's own `allow_redefinition_old` renames the same way).  The local is
+an ordinary inferred name, which `_rebinding` declares as the tensor of unknown shape while
+reads give what was last assigned.  Only parameters whose annotation is a shape
+(`Tensor[...]`, jaxtyping's `Float[Tensor, "..."]`) are renamed: the names of code without
+shape annotations stay as they are.
+
+A parameter that an inner function, lambda or class reads is left alone (a closure sees the last
+binding), as is one that `del`, `global`, `nonlocal` or an import binds, and every parameter of
+a function with a `match` statement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mypy.nodes import (
+    AssertStmt,
+    AssignmentStmt,
+    ClassDef,
+    Decorator,
+    DelStmt,
+    Expression,
+    ExpressionStmt,
+    ForStmt,
+    FuncDef,
+    GlobalDecl,
+    IfStmt,
+    Import,
+    ImportFrom,
+    ListExpr,
+    MatchStmt,
+    MemberExpr,
+    MypyFile,
+    NameExpr,
+    NonlocalDecl,
+    OperatorAssignmentStmt,
+    OverloadedFuncDef,
+    RaiseStmt,
+    ReturnStmt,
+    Statement,
+    StarExpr,
+    StrExpr,
+    TryStmt,
+    TupleExpr,
+    WhileStmt,
+    WithStmt,
+)
+from mypy.traverser import all_name_and_member_expressions
+from mypy.types import Type, UnboundType
+
+from tyr.mypy_plugin._jaxtyping_imports import DTYPES
+from tyr.mypy_plugin._statements import walk
+
+
+def rename_rebound_parameters(file: MypyFile) -> None:
+    """Give each same-block rebinding of a shape-annotated parameter its own variable."""
+    if file.is_stub:
+        return
+    for function in _functions(file.defs):
+        shaped = {arg.variable.name for arg in function.arguments if _is_shape(arg.type_annotation)}
+        if shaped:
+            _rename(function, shaped - _unrenamable(function))
+
+
+def _functions(defs: list[Statement]) -> Iterator[FuncDef]:
+    """The module's functions and the methods of its classes (found without walking any body:
+    this runs on every module mypy parses, torch's included)."""
+    for stmt in defs:
+        if isinstance(stmt, FuncDef):
+            yield stmt
+        elif isinstance(stmt, Decorator):
+            yield stmt.func
+        elif isinstance(stmt, OverloadedFuncDef):
+            for item in stmt.items:
+                yield item.func if isinstance(item, Decorator) else item
+        elif isinstance(stmt, ClassDef):
+            yield from _functions(stmt.defs.body)
+
+
+def _is_shape(annotation: Type | None) -> bool:
+    if not isinstance(annotation, UnboundType) or not annotation.args:
+        return False
+    last = annotation.name.rpartition(".")[2]
+    return last == "Tensor" or last in DTYPES
+
+
+def _rename(function: FuncDef, names: set[str]) -> None:
+    """Each parameter of `names` that the body assigns becomes a local, `x'`, defined first thing
+    as `x' = x.data` (the same tensor, through a hook that lets `_rebinding` declare it)."""
+    body = function.body.body
+    assigned = {ref.name for stmt in body for ref in _bound(stmt) if ref.name in names}
+    if not assigned:
+        return
+    for stmt in body:
+        for ref in _references(stmt):
+            if ref.name in assigned:
+                ref.name += "'"
+    start = 1 if body and _is_docstring(body[0]) else 0
+    for name in sorted(assigned):
+        parameter = NameExpr(name)
+        local = NameExpr(name + "'")
+        value = MemberExpr(parameter, "data")
+        definition = AssignmentStmt([local], value)
+        for node in (parameter, local, value, definition):
+            node.set_line(function)
+        body.insert(start, definition)
+
+
+def _bound(stmt: Statement) -> Iterator[NameExpr]:
+    """The names an assignment in a statement (or in the blocks in it) binds."""
+    for inner in walk([stmt]):
+        if isinstance(inner, AssignmentStmt) and inner.type is None and inner.unanalyzed_type is None:
+            targets: list[Expression] = list(inner.lvalues)
+        elif isinstance(inner, OperatorAssignmentStmt):
+            targets = [inner.lvalue]
+        elif isinstance(inner, ForStmt):
+            targets = [inner.index]
+        elif isinstance(inner, WithStmt):
+            targets = [t for t in inner.target if t is not None]
+        else:
+            continue
+        for target in targets:
+            if isinstance(target, (NameExpr, TupleExpr, ListExpr, StarExpr)):
+                yield from all_name_and_member_expressions(target)[0]
+
+
+def _is_docstring(stmt: Statement) -> bool:
+    return isinstance(stmt, ExpressionStmt) and isinstance(stmt.expr, StrExpr)
+
+
+def _references(stmt: Statement) -> Iterator[NameExpr]:
+    """The names a statement and the blocks in it use or bind (lambdas included: mypy gives no way
+    to tell them apart here; nested functions and classes excluded, see `_unrenamable`)."""
+    for inner in walk([stmt]):
+        for expr in _expressions(inner):
+            yield from all_name_and_member_expressions(expr)[0]
+
+
+def _expressions(stmt: Statement) -> list[Expression]:
+    """The expressions of one statement itself (not of the blocks in it)."""
+    found: list[Expression | None]
+    if isinstance(stmt, AssignmentStmt):
+        found = [*stmt.lvalues, stmt.rvalue]
+    elif isinstance(stmt, OperatorAssignmentStmt):
+        found = [stmt.lvalue, stmt.rvalue]
+    elif isinstance(stmt, (ExpressionStmt, ReturnStmt, WhileStmt, DelStmt)):
+        found = [stmt.expr]
+    elif isinstance(stmt, IfStmt):
+        found = list(stmt.expr)
+    elif isinstance(stmt, ForStmt):
+        found = [stmt.index, stmt.expr]
+    elif isinstance(stmt, WithStmt):
+        found = [*stmt.expr, *stmt.target]
+    elif isinstance(stmt, AssertStmt):
+        found = [stmt.expr, stmt.msg]
+    elif isinstance(stmt, RaiseStmt):
+        found = [stmt.expr, stmt.from_expr]
+    elif isinstance(stmt, TryStmt):
+        found = [*stmt.types, *stmt.vars]
+    else:
+        found = []
+    return [expr for expr in found if expr is not None]
+
+
+def _unrenamable(function: FuncDef) -> set[str]:
+    """The names of a function that a renaming could get wrong: those an inner function or class
+    reads (a closure sees the last binding), and those `del`, `global`, `nonlocal` or an import
+    binds; every name, in a function with a `match` statement (its patterns bind names too)."""
+    names: set[str] = set()
+    for stmt in walk(function.body.body):
+        if isinstance(stmt, (FuncDef, Decorator, OverloadedFuncDef, ClassDef)):
+            names |= _all_names(stmt)
+        elif isinstance(stmt, (GlobalDecl, NonlocalDecl)):
+            names.update(stmt.names)
+        elif isinstance(stmt, DelStmt):
+            names.update(ref.name for ref in all_name_and_member_expressions(stmt.expr)[0])
+        elif isinstance(stmt, Import):
+            names.update(alias or name.partition(".")[0] for name, alias in stmt.ids)
+        elif isinstance(stmt, ImportFrom):
+            names.update(alias or name for name, alias in stmt.names)
+        elif isinstance(stmt, MatchStmt):
+            return {arg.variable.name for arg in function.arguments}
+    return names
+
+
+def _all_names(node: FuncDef | Decorator | OverloadedFuncDef | ClassDef) -> set[str]:
+    body: list[Statement]
+    if isinstance(node, Decorator):
+        body = [node.func, *(ExpressionStmt(d) for d in node.decorators)]
+    elif isinstance(node, OverloadedFuncDef):
+        body = [*node.items]
+    elif isinstance(node, ClassDef):
+        body = node.defs.body
+    else:
+        body = node.body.body
+    names: set[str] = set()
+    for stmt in walk(body):
+        if isinstance(stmt, (FuncDef, Decorator, OverloadedFuncDef, ClassDef)) and stmt is not node:
+            names |= _all_names(stmt)
+        for expr in _expressions(stmt):
+            names.update(ref.name for ref in all_name_and_member_expressions(expr)[0])
+    return names
