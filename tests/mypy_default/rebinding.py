@@ -6,6 +6,7 @@ Each read gives the shape last assigned; nothing here is an error.  Marks as in 
 from typing import TypeVar, reveal_type
 
 from einops import pack
+import torch
 from torch import nn
 
 from tyr import Tensor
@@ -65,3 +66,14 @@ def branches(x: Tensor[B, 4, 8], layers: nn.ModuleList, flag: bool) -> None:
     for layer in layers:
         x = layer(x)
     reveal_type(x)  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]] | Any"
+
+
+def union_parameter(x: torch.Tensor | dict[str, torch.Tensor], flag: bool) -> torch.Tensor:
+    """A parameter that is a tensor or a dict, rebound in a branch: the paths that skip it keep a tensor."""
+    if isinstance(x, dict):
+        x = x["patches"]
+    if flag:
+        x = x.permute(0, 2, 1)
+    reveal_type(x)  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]]"
+    x = 2 * (x - 0.5)
+    return x

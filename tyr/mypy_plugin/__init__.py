@@ -72,6 +72,7 @@ from mypy.types import (
 from tyr.mypy_plugin import (
     _annotations,
     _calls,
+    _context,
     _dims,
     _einops,
     _errors,
@@ -243,8 +244,19 @@ class TyrPlugin(Plugin):
         if fullname in _modules.CONSTRUCTORS:
             return _guarded(_modules.constructor_signature_hook, _signature)
         if _top_level(fullname) in _NO_SHAPES or not self._function_has_sizes(fullname):
-            return None
+            return self._context_hook(self._callee(fullname) if not fullname.startswith("<") else None)
         return _guarded(_calls.function_signature_hook, _signature, pending=self._pending, lookup=self.lookup_info)
+
+    @staticmethod
+    def _context_hook(callee: SymbolNode | None) -> Callable[[Any], FunctionLike] | None:
+        """For a callee that returns a type variable of its own (`max`, `copy.copy`): no tensor context."""
+        if isinstance(callee, Decorator):
+            declared = callee.var.type
+        elif isinstance(callee, (FuncDef, OverloadedFuncDef, Var)):
+            declared = callee.type
+        else:
+            return None
+        return _guarded(_context.without_tensor_context, _signature) if _context.returns_type_variable(declared) else None
 
     def _function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         if fullname in _functions.FUNCTIONS:
@@ -297,7 +309,7 @@ class TyrPlugin(Plugin):
         if _plain.mutation_kind(self.lookup_info(owner) if " " not in owner else None, method, fullname) == "container":
             return _guarded(_plain.container_mutation_hook, _signature, lookup=self.lookup_info)
         if _top_level(fullname) in _NO_SHAPES or not self._method_has_sizes(owner, method):
-            return None
+            return self._context_hook(self._method(owner, method))
         return _guarded(_calls.method_signature_hook, _signature, pending=self._pending, lookup=self.lookup_info)
 
     def _method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:

@@ -16,21 +16,29 @@ from mypy.nodes import (
     ARG_STAR,
     ARG_STAR2,
     ArgKind,
+    CallExpr,
     Context,
+    Decorator,
     Expression,
     FloatExpr,
+    FuncDef,
     GeneratorExpr,
     IntExpr,
     ListComprehension,
     ListExpr,
+    MemberExpr,
     NameExpr,
+    OverloadedFuncDef,
+    RefExpr,
     StarExpr,
     StrExpr,
     TupleExpr,
     UnaryExpr,
 )
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
+from mypy.subtypes import is_subtype
 from mypy.types import (
+    FunctionLike,
     Instance,
     LiteralType,
     NoneType,
@@ -54,6 +62,7 @@ class Actual:
     type: Type
     expr: Expression
     kind: ArgKind
+    param: str = ""  # the formal parameter it is given for ("" for an item of a list argument)
 
 
 class NotKnown(Exception):
@@ -79,7 +88,7 @@ class Call:
                 # it is one argument, whose items `sizes_arg` reads.
                 if k == ARG_STAR and actuals and actuals[-1].expr is e:
                     continue
-                actuals.append(Actual(t, e, k))
+                actuals.append(Actual(t, e, k, name))
             self._formals[name] = actuals
 
     @property
@@ -273,9 +282,25 @@ class Call:
             return self.scope.tensor_shape(t)
         except NotATensor:
             pass
-        if _is_scalar(t):
+        if _is_scalar(t) and self._admits_scalar(actual):
             return ()
         raise NotKnown
+
+    def _admits_scalar(self, actual: Actual) -> bool:
+        """Whether the parameter takes a Python number, read as a 0-d tensor (`torch.add(2, x)`, `x * 0.5`).
+
+        A parameter declared a tensor only (`torch.square(input)`, `F.pad(input)`) does not: mypy
+        already reports the number (often a name mypy typed from its first value, `k = 0`, that
+        the code rebinds to a tensor), and its shape is unknown.  A callee whose declaration is
+        not at hand (an operator) is taken to.
+        """
+        signature = get_proper_type(_declared_signature(self.ctx)) if actual.param else None
+        if not isinstance(signature, FunctionLike):
+            return True
+        formals = [
+            item.arg_types[item.arg_names.index(actual.param)] for item in signature.items if actual.param in item.arg_names
+        ]
+        return not formals or any(is_subtype(actual.type, formal) for formal in formals)
 
     def tensor_arg(self, *names: str) -> MaybeShape:
         actuals = self.actuals(*names)
@@ -381,3 +406,20 @@ def _returns_tensor(t: Type) -> bool:
     p = get_proper_type(t)
     return isinstance(p, Instance) and p.type.fullname == _names.TENSOR
 
+
+
+def _declared_signature(ctx: FunctionContext | MethodContext) -> Type | None:
+    """The declared type of the callee of `ctx`'s call, where its expression names it."""
+    call = ctx.context
+    if not isinstance(call, CallExpr) or not isinstance(call.callee, RefExpr):
+        return None
+    node = call.callee.node
+    if node is None and isinstance(ctx, MethodContext) and isinstance(call.callee, MemberExpr):
+        receiver = get_proper_type(ctx.type)
+        symbol = receiver.type.get(call.callee.name) if isinstance(receiver, Instance) else None
+        node = symbol.node if symbol is not None else None
+    if isinstance(node, (FuncDef, OverloadedFuncDef)):
+        return node.type
+    if isinstance(node, Decorator):
+        return node.var.type
+    return None

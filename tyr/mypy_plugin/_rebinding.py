@@ -42,12 +42,14 @@ from mypy.checker import TypeChecker
 from mypy.literals import literal_hash
 from mypy.nodes import (
     AssignmentStmt,
+    CallExpr,
     ConditionalExpr,
     Decorator,
     Expression,
     FuncDef,
     FuncItem,
     ListExpr,
+    MemberExpr,
     MypyFile,
     NameExpr,
     OverloadedFuncDef,
@@ -68,6 +70,7 @@ from mypy.types import (
     NoneType,
     Overloaded,
     PartialType,
+    ProperType,
     TupleType,
     Type,
     TypedDictType,
@@ -154,7 +157,7 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
     The value is assigned to `x` in `x = value` (or `x = value if c else ...`), to `q` in
     `q, k = value, other`, to `q` and `k` in `q, k = value`.
     """
-    if not isinstance(ctx.api, TypeChecker) or not _rebinds(result):
+    if not isinstance(ctx.api, TypeChecker) or not _rebinds(result) or _one_member_of_union(ctx):
         return result
     body = assignments.body(ctx.api)
     target = body.targets.get(id(ctx.context))
@@ -167,6 +170,18 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
         _settle(ctx.api, body, target, result, join=whole)
         return result
     return _rebind_declared(ctx.api, body, target, result, whole=whole)
+
+
+def _one_member_of_union(ctx: FunctionContext | MethodContext | AttributeContext) -> bool:
+    """A method called on a receiver whose type is a union (`self.filt.expand(...)` on a buffer typed
+    `Tensor | Module`): mypy runs the hook once per member, and the value assigned is the union of
+    their results, not this member's alone."""
+    call = ctx.context
+    if not (isinstance(ctx, MethodContext) and isinstance(call, CallExpr) and isinstance(call.callee, MemberExpr)):
+        return False
+    assert isinstance(ctx.api, TypeChecker)
+    receiver = ctx.api.lookup_type_or_none(call.callee.expr)
+    return isinstance(get_proper_type(receiver), UnionType)
 
 
 def _rebinds(result: Type) -> bool:
@@ -366,19 +381,33 @@ def _join_paths(api: TypeChecker, target: NameExpr, result: Type) -> None:
         return
     var = target.node
     # Without `allow_redefinition` mypy meets each read with the declared type: a shared shape
-    # met with a declared one of other sizes gives no valid tensor, so those paths forget all.
+    # met with a declared one of other sizes gives no valid tensor, so those paths forget all:
+    # `Any`, or where the declared type also admits what is no tensor (`Tensor | dict`), which
+    # a read met with `Any` would bring back, the tensor of unknown shape.
     declared = get_proper_type(var.type) if isinstance(var, Var) and var.type is not None else None
     forget_all = not api.options.allow_redefinition and not isinstance(declared, AnyType)
     found = False
     for frame in api.binder.frames[:-1]:
         current = frame.types.get(key)
         if current is not None:
-            shared = AnyType(TypeOfAny.special_form) if forget_all else _shared(current.type, result, api)
+            shared = _forgotten(api, current.type, declared) if forget_all else _shared(current.type, result, api)
             frame.types[key] = CurrentType(shared, current.from_assignment)
             found = True
     # There a name's first value is its declared type, in no frame.
-    if not found and forget_all and len(api.binder.frames) > 1 and _is_tensor_declaration(declared):
-        api.binder.frames[0].types[key] = CurrentType(AnyType(TypeOfAny.special_form), True)
+    if not found and forget_all and declared is not None and len(api.binder.frames) > 1 and _is_tensor_declaration(declared):
+        api.binder.frames[0].types[key] = CurrentType(_forgotten(api, declared, declared), True)
+
+
+def _forgotten(api: TypeChecker, current: Type, declared: ProperType | None) -> Type:
+    """What a path that skips a rebinding knows of the name, under mypy's defaults (`_join_paths`)."""
+    members = declared.items if isinstance(declared, UnionType) else [declared] if declared is not None else []
+    if all(_is_tensor(m) or isinstance(get_proper_type(m), NoneType) for m in members):
+        return AnyType(TypeOfAny.special_form)
+    p = get_proper_type(current)
+    items = p.items if isinstance(p, UnionType) else [p]
+    return UnionType.make_union(
+        [_unknown_rank(api, t) if isinstance(t, Instance) and _is_tensor(t) else t for t in map(get_proper_type, items)]
+    )
 
 
 def _shared(old: Type, new: Type, api: TypeChecker) -> Type:

@@ -1,0 +1,42 @@
+"""A tensor as the context of a call whose result is a bare type variable (`y = max(a, b)`).
+
+mypy infers a function's type variable from the type its result is expected to have
+only when that is a generic instance (or a literal): `decay = max(step - k, 1)` with
+`decay` declared a tensor binds `T` to the tensor, and then `1` is an argument error.
+torch's own `Tensor` is not generic, so without tyr mypy infers `T` from the arguments
+alone; tyr's `Tensor[*Shape]` is, and would add that error to code that has no shape
+annotations.  This hook takes such a call out of a tensor context, as torch's types do.
+"""
+
+from __future__ import annotations
+
+from mypy.checker import TypeChecker
+from mypy.plugin import FunctionSigContext, MethodSigContext
+from mypy.types import FunctionLike, Instance, Type, TypeVarType, UnionType, get_proper_type
+
+from tyr.mypy_plugin._types import is_tensor_instance
+
+
+def returns_type_variable(signature: Type | None) -> bool:
+    """Whether some item of a declared signature returns a type variable of its own, or a union of them."""
+    p = get_proper_type(signature) if signature is not None else None
+    if not isinstance(p, FunctionLike):
+        return False
+    for item in p.items:
+        result = get_proper_type(item.ret_type)
+        members = result.items if isinstance(result, UnionType) else [result]
+        own = {v.id for v in item.variables}
+        if all(isinstance(t := get_proper_type(m), TypeVarType) and t.id in own for m in members):
+            return True
+    return False
+
+
+def without_tensor_context(ctx: FunctionSigContext | MethodSigContext) -> FunctionLike:
+    """The signature unchanged; the call is checked without the tensor its result is expected to be."""
+    if isinstance(ctx.api, TypeChecker):
+        contexts = ctx.api.expr_checker.type_context
+        expected = get_proper_type(contexts[-1]) if contexts and contexts[-1] is not None else None
+        # Only for this call: mypy pops this context once the call is checked.
+        if isinstance(expected, Instance) and expected.args and is_tensor_instance(expected):
+            contexts[-1] = None
+    return ctx.default_signature
