@@ -56,7 +56,7 @@ def test_it_learns_a_repeating_sequence() -> None:
     pattern = torch.arange(12) % 11
     idx, targets = pattern[:-1].repeat(4, 1), pattern[1:].repeat(4, 1)
     first = None
-    for _ in range(60):
+    for _ in range(80):  # 60 sufficed with N(0, 0.02) matrices; 1/fan_in ones learn this toy a little slower
         _, loss = model(idx, targets)
         assert loss is not None
         first = first if first is not None else loss.item()
