@@ -110,7 +110,12 @@ def unknown(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Type:
         return ctx.default_return_type
     scope = Scope(lookup)
     # einops' type for its `Tensor` type variable (erased from the signature's return by `signature_hook`)
-    solved: Type = scope.tensor_type(None) if _holds_tensors(first) else _element(first)
+    # (`unpack` takes the type variable itself; the others a tensor or a sequence of them.)
+    if fullname == _PACKING + "unpack":
+        p = get_proper_type(first)
+        solved: Type = scope.tensor_type(None) if isinstance(p, Instance) and is_tensor_instance(p) else first
+    else:
+        solved = scope.tensor_type(None) if _holds_tensors(first) else _element(first)
     default = get_proper_type(ctx.default_return_type)
     if fullname == _PACKING + "pack":
         return default.copy_modified(items=[solved, *default.items[1:]]) if isinstance(default, TupleType) else default
