@@ -15,7 +15,7 @@ def _value(x):
     return x.item() if isinstance(x, torch.Tensor) else x
 
 
-def decay_schedule(step_t: torch.Tensor, offset: int) -> None:
+def decay_schedule(step_t: torch.Tensor, offset: int) -> object:
     """`max` returns its own type variable: a tensor declared by the other branch is no context for it
     (torch's `Tensor` is not generic, so mypy infers `T` from the arguments alone)."""
     step = _value(step_t)
@@ -23,6 +23,7 @@ def decay_schedule(step_t: torch.Tensor, offset: int) -> None:
         decay = (step - offset).clamp(min=1) if offset else step
     else:
         decay = max(step - offset, 1)
+    return decay
 
 
 class BlurPool(nn.Module):
@@ -54,9 +55,10 @@ def patches(x: torch.Tensor | dict[str, torch.Tensor], flat: bool) -> torch.Tens
     return x
 
 
-def lengths(pieces: list[torch.Tensor], shapes: list[tuple[int, ...] | list[int]]) -> None:
+def lengths(pieces: list[torch.Tensor], shapes: list[tuple[int, ...] | list[int]]) -> list[torch.Tensor]:
     """einops' `unpack` returns a list of its argument's type, whatever that is (here a list)."""
-    unpacked = unpack(pieces, shapes, "* n")
+    (unpacked,) = unpack(pieces, shapes, "* n")
+    return unpacked
 
 
 def z_loss(logits: list[torch.Tensor]) -> torch.Tensor:
@@ -73,6 +75,6 @@ def kernel(fuse: nn.Module, k: int) -> torch.Tensor:
     its own to the padded int (a parameter declared a tensor takes no number as a 0-d tensor)."""
     kernel = 0
     if k:
-        kernel, bias = torch.zeros(1, 1, 1, 1), torch.zeros(1)
+        kernel, _bias = torch.zeros(1, 1, 1, 1), torch.zeros(1)
         kernel = F.pad(kernel, [k, k, k, k])
     return torch.as_tensor(kernel)
