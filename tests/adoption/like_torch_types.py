@@ -78,3 +78,20 @@ def kernel(fuse: nn.Module, k: int) -> torch.Tensor:
         kernel, _bias = torch.zeros(1, 1, 1, 1), torch.zeros(1)
         kernel = F.pad(kernel, [k, k, k, k])
     return torch.as_tensor(kernel)
+
+
+def _predict(x, self_cond=None, kw: dict = {}):
+    return x, x
+
+
+def ddim_sample(shape: tuple[int, ...], steps: int):
+    """A tensor name rebound in a loop makes mypy check the loop twice (its shape changes there, where
+    torch's `Tensor` does not), and the second pass infers `self_cond`, partial `None` in the first:
+    no "Need type annotation" for it (denoising-diffusion-pytorch)."""
+    img = torch.randn(shape)
+    x_start = None
+    for _ in range(steps):
+        self_cond = x_start if steps > 1 else None
+        _, x_start = _predict(img, self_cond)
+        img = x_start
+    return img

@@ -84,6 +84,7 @@ from mypy.types import (
 )
 
 from tyr.mypy_plugin import _errors, _names
+from tyr.mypy_plugin._partials import forget_inferred
 from tyr.mypy_plugin._statements import walk
 
 _SHAPED = (_names.TENSOR,)
@@ -100,6 +101,7 @@ class _Body:
         self.owner = owner
         self.targets: dict[int, Target] = {}  # the id of a value expression: what it is assigned to
         self.aliases: dict[int, list[NameExpr]] = {}  # the id of a variable: names assigned from it (`q = k`)
+        self.sources: dict[int, list[Var]] = {}  # the id of a variable: the variables assigned to it (`k` for `q`)
         self.branches: set[int] = set()  # the ids of values that are a branch of a conditional value
         self.assigned: dict[int, int] = {}  # the id of a variable: how many assignments name it
         for stmt in walk(owner.body.body if isinstance(owner, FuncItem) else owner.defs):
@@ -115,6 +117,8 @@ class _Body:
             self._count(target)
             if isinstance(value, NameExpr) and isinstance(value.node, Var) and value.node is not target.node:
                 self.aliases.setdefault(id(value.node), []).append(target)
+                if isinstance(target.node, Var):
+                    self.sources.setdefault(id(target.node), []).append(value.node)
             else:
                 self.targets[id(value)] = target
         elif isinstance(target, (TupleExpr, ListExpr)) and not any(isinstance(t, StarExpr) for t in target.items):
@@ -157,7 +161,10 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
     The value is assigned to `x` in `x = value` (or `x = value if c else ...`), to `q` in
     `q, k = value, other`, to `q` and `k` in `q, k = value`.
     """
-    if not isinstance(ctx.api, TypeChecker) or not _rebinds(result) or _one_member_of_union(ctx):
+    if not isinstance(ctx.api, TypeChecker):
+        return result
+    forget_inferred(ctx.api)
+    if not _rebinds(result) or _one_member_of_union(ctx):
         return result
     body = assignments.body(ctx.api)
     target = body.targets.get(id(ctx.context))
@@ -329,10 +336,12 @@ def _rebind_declared(api: TypeChecker, body: _Body, target: Target, result: Type
         _join_paths(api, target, value)
     if target.is_inferred_def:
         if whole and body.assigned.get(id(var), 0) > 1:
+            api.binder.put(target, value)
+            if _assigned_what_is_no_tensor(body, var):
+                return _unknown_rank(api, value)
             # Declared `Any`, not the tensor of unknown shape: mypy narrows a declared type by
             # meeting it with the value, and that meet gives back `Tensor[*tuple[Any, ...]]` for
             # a value such as `Tensor[Any, Any]` or `Tensor[()]`, losing its rank.
-            api.binder.put(target, value)
             return AnyType(TypeOfAny.special_form)
         return result
     if declared is None or not tensors or is_subtype(value, declared):
@@ -344,6 +353,20 @@ def _rebind_declared(api: TypeChecker, body: _Body, target: Target, result: Type
     if whole:
         _join_paths(api, target, AnyType(TypeOfAny.special_form))
     return AnyType(TypeOfAny.special_form)
+
+
+def _assigned_what_is_no_tensor(body: _Body, var: Var) -> bool:
+    """Whether the body assigns `var` another variable that may hold what is no tensor (`h = x`
+    with `x: Tensor | dict`).  No hook runs for that assignment: declared `Any`, the name would
+    take it silently and the mistake would show where the name is read.  Declared a tensor, as
+    torch's types declare it, mypy reports it on that line, as without tyr."""
+    for source in body.sources.get(id(var), []):
+        declared = get_proper_type(source.type) if source.type is not None else None
+        if declared is None or isinstance(declared, (AnyType, PartialType)):
+            continue
+        if any(not _is_tensor(m) for m in (declared.items if isinstance(declared, UnionType) else [declared])):
+            return True
+    return False
 
 
 def _is_tensor_declaration(declared: Type | None) -> bool:
