@@ -4,12 +4,11 @@ Enable it in `mypy.ini` (or `[tool.mypy]`)::
 
     [mypy]
     plugins = tyr.mypy_plugin
-    allow_redefinition = True
 
-together with tyr's torch stubs (`typed_stubs/torch-stubs`, installed with tyr as a
-PEP 561 partial stub package), which make `torch.Tensor` and the sized `torch.nn`
-modules generic.  This module only
-dispatches on full names; each concern lives in its own module:
+(shape-annotated models may add `allow_redefinition = True`: see the README).  It works
+with tyr's torch stubs (`typed_stubs/torch-stubs`, installed with tyr as a PEP 561
+partial stub package), which make `torch.Tensor` and the sized `torch.nn` modules
+generic.  This module only dispatches on full names; each concern lives in its own module:
 
 * `_annotations`: `Tensor[...]` and `Dim[...]` in annotations,
 * `_jaxtyping`: jaxtyping's `Float[torch.Tensor, "b c"]` and its kin in annotations
