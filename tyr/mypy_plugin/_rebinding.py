@@ -423,6 +423,11 @@ def _join_paths(api: TypeChecker, target: NameExpr, result: Type) -> None:
 
 def _forgotten(api: TypeChecker, current: Type, declared: ProperType | None) -> Type:
     """What a path that skips a rebinding knows of the name, under mypy's defaults (`_join_paths`)."""
+    if declared is not None and _is_tensor(declared) and not _has_shape(declared):
+        # A name torch's types declare (`x: torch.Tensor`): that type, with no shape to go stale.
+        # (`Any` here would change the name's type before a loop around the rebinding at each
+        # pass, and mypy would check the loop again, up to 4 times.)
+        return declared
     members = declared.items if isinstance(declared, UnionType) else [declared] if declared is not None else []
     if all(_is_tensor(m) or isinstance(get_proper_type(m), NoneType) for m in members):
         return AnyType(TypeOfAny.special_form)
