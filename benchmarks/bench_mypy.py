@@ -11,7 +11,8 @@ Two measurements, each plain mypy against mypy with tyr, in fresh processes:
 * package: a large real package that never heard of tyr, timm 1.0.31 (downloaded
   with `pip download` into `~/.cache/tyr-bench/`, or `--package DIR`), with a
   user's settings (`ignore_missing_imports`, `follow_imports = silent`); tyr adds
-  `plugins = tyr.mypy_plugin` and `allow_redefinition = True`.  Cold, warm, and
+  `plugins = tyr.mypy_plugin`, the README's configuration (`--redefinition` also sets
+  `allow_redefinition = True` on both sides, the option for annotated models).  Cold, warm, and
   "package": torch already in the cache, the package not (the package's own
   checking, which the cold time dilutes with torch's).  `--package none` skips it.
 
@@ -69,11 +70,13 @@ def write_config(directory: Path, *, tyr: bool) -> Path:
     return path
 
 
-def write_package_config(directory: Path, *, tyr: bool) -> Path:
-    """A user's settings for a package of their own; with tyr, its plugin and `allow_redefinition`."""
+def write_package_config(directory: Path, *, tyr: bool, redefinition: bool) -> Path:
+    """A user's settings for a package of their own; with tyr, its plugin."""
     lines = ["[mypy]", "ignore_missing_imports = True", "follow_imports = silent"]
+    if redefinition:
+        lines.append("allow_redefinition = True")
     if tyr:
-        lines += ["plugins = tyr.mypy_plugin", "allow_redefinition = True"]
+        lines.append("plugins = tyr.mypy_plugin")
     path = directory / ("package-tyr.ini" if tyr else "package-plain.ini")
     path.write_text("\n".join(lines) + "\n")
     return path
@@ -124,13 +127,13 @@ def measure_examples(work: Path, repeats: int) -> dict[bool, Timings]:
     return timings
 
 
-def measure_package(package: Path, work: Path, repeats: int) -> dict[bool, Timings]:
+def measure_package(package: Path, work: Path, repeats: int, *, redefinition: bool = False) -> dict[bool, Timings]:
     """Runs over a package (`mypy <name>` in its parent directory), plain and tyr interleaved.
 
     cold: an empty cache; warm: the same run again; package: a cache that holds torch
     (and tyr's stubs) but not the package, which isolates the package's own checking.
     """
-    configs = {tyr: write_package_config(work, tyr=tyr) for tyr in (False, True)}
+    configs = {tyr: write_package_config(work, tyr=tyr, redefinition=redefinition) for tyr in (False, True)}
     torch_only = work / "torch_only"
     torch_only.mkdir()
     (torch_only / "uses_torch.py").write_text("import torch\nimport torch.nn.functional\n")
@@ -194,6 +197,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=1, help="rounds of runs (median)")
     parser.add_argument("--package", help="a package directory to measure (default: timm's source, downloaded); 'none' skips it")
     parser.add_argument("--no-examples", action="store_true", help="skip the examples")
+    parser.add_argument("--redefinition", action="store_true", help="the package with allow_redefinition, plain and tyr")
     options = parser.parse_args()
     package = find_package(options.package)
     with tempfile.TemporaryDirectory(prefix="tyr-bench-mypy-") as scratch:
@@ -204,8 +208,9 @@ def main() -> None:
             report(f"mypy over the examples ({names}), median of {options.repeats}", timings, ("cold", "warm", "edited"))
         if package is not None:
             files = sum(1 for _ in package.rglob("*.py"))
-            timings = measure_package(package, work, options.repeats)
-            title = f"mypy over {package} ({files} files), median of {options.repeats}"
+            timings = measure_package(package, work, options.repeats, redefinition=options.redefinition)
+            setting = ", allow_redefinition" if options.redefinition else ""
+            title = f"mypy over {package} ({files} files{setting}), median of {options.repeats}"
             report(title, timings, ("cold", "warm", "package"))
 
 
