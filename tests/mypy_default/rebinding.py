@@ -77,3 +77,14 @@ def union_parameter(x: torch.Tensor | dict[str, torch.Tensor], flag: bool) -> to
     reveal_type(x)  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]]"
     x = 2 * (x - 0.5)
     return x
+
+
+def unshaped_in_loop(x: torch.Tensor, blocks: nn.Sequential, last: int) -> torch.Tensor:
+    """A name torch's types declare a plain tensor, rebound in a loop to an unknown value: the paths that
+    skip the rebinding keep that type (as mypy's binder gives it), so the name is a tensor after the loop."""
+    tap = x
+    for i, block in enumerate(blocks):
+        if i < last:
+            tap = block(tap)
+    reveal_type(tap)  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]]"
+    return tap
