@@ -407,7 +407,6 @@ def _returns_tensor(t: Type) -> bool:
     return isinstance(p, Instance) and p.type.fullname == _names.TENSOR
 
 
-
 def _declared_signature(ctx: FunctionContext | MethodContext) -> Type | None:
     """The declared type of the callee of `ctx`'s call, where its expression names it."""
     call = ctx.context

@@ -320,8 +320,7 @@ def _rebind_declared(api: TypeChecker, body: _Body, target: Target, result: Type
     if not isinstance(var, Var) or var.is_final or isinstance(var.type, PartialType):
         return result
     declared = get_proper_type(var.type) if var.type is not None else None
-    members = declared.items if isinstance(declared, UnionType) else [declared] if declared is not None else []
-    tensors = [t for t in members if _is_tensor(t)]
+    tensors = [t for t in _members(declared) if _is_tensor(t)]
     value = get_proper_type(result)
     if isinstance(value, AnyType):  # torch's `Any`: the paths that skip this forget the old shape too
         if whole:
@@ -364,7 +363,7 @@ def _assigned_what_is_no_tensor(body: _Body, var: Var) -> bool:
         declared = get_proper_type(source.type) if source.type is not None else None
         if declared is None or isinstance(declared, (AnyType, PartialType)):
             continue
-        if any(not _is_tensor(m) for m in (declared.items if isinstance(declared, UnionType) else [declared])):
+        if any(not _is_tensor(m) for m in _members(declared)):
             return True
     return False
 
@@ -373,8 +372,7 @@ def _is_tensor_declaration(declared: Type | None) -> bool:
     """A declared type with a tensor among its members (a partial type `None` is none)."""
     if declared is None or isinstance(declared, PartialType):
         return False
-    p = get_proper_type(declared)
-    return any(_is_tensor(t) for t in (p.items if isinstance(p, UnionType) else [p]))
+    return any(_is_tensor(t) for t in _members(declared))
 
 
 def _has_shape(tensor: Type) -> bool:
@@ -428,13 +426,10 @@ def _forgotten(api: TypeChecker, current: Type, declared: ProperType | None) -> 
         # (`Any` here would change the name's type before a loop around the rebinding at each
         # pass, and mypy would check the loop again, up to 4 times.)
         return declared
-    members = declared.items if isinstance(declared, UnionType) else [declared] if declared is not None else []
-    if all(_is_tensor(m) or isinstance(get_proper_type(m), NoneType) for m in members):
+    if all(_is_tensor(m) or isinstance(get_proper_type(m), NoneType) for m in _members(declared)):
         return AnyType(TypeOfAny.special_form)
-    p = get_proper_type(current)
-    items = p.items if isinstance(p, UnionType) else [p]
     return UnionType.make_union(
-        [_unknown_rank(api, t) if isinstance(t, Instance) and _is_tensor(t) else t for t in map(get_proper_type, items)]
+        [_unknown_rank(api, t) if isinstance(t, Instance) and _is_tensor(t) else t for t in map(get_proper_type, _members(current))]
     )
 
 
@@ -457,8 +452,7 @@ def _forget_shapes(api: TypeChecker, target: NameExpr, var: Var) -> None:
     a union of its old shapes and `Any` that fails a later check."""
     if var.type is None or var.is_final or not (var.is_inferred or var.is_argument):
         return
-    declared = get_proper_type(var.type)
-    items = declared.items if isinstance(declared, UnionType) else [declared]
+    items = _members(var.type)
     tensors = [t for t in map(get_proper_type, items) if isinstance(t, Instance) and _is_tensor(t)]
     bare = [_unknown_rank(api, t) for t in tensors[:1]]
     if not tensors or all(t == bare[0] for t in tensors):
@@ -486,8 +480,7 @@ def _loosened(api: TypeChecker, var: Var, result: Type) -> Type | None:
     """
     if var.type is None or var.is_final or not (var.is_inferred or var.is_argument):
         return None
-    declared = get_proper_type(var.type)
-    items = declared.items if isinstance(declared, UnionType) else [declared]
+    items = _members(var.type)
     tensors = [item for item in items if _is_tensor(item)]
     stale = _partly_unknown(result) and any(_stale(item, result) for item in tensors)
     loose = _unknown_sizes(api, result)
@@ -521,6 +514,14 @@ def _is_unknown_sizes(item: Type) -> bool:
         and bool(p.args)
         and all(not isinstance(a, UnpackType) and isinstance(get_proper_type(a), AnyType) for a in p.args)
     )
+
+
+def _members(declared: Type | None) -> list[Type]:
+    """The members of a union type, or the type itself; none for no type."""
+    if declared is None:
+        return []
+    p = get_proper_type(declared)
+    return list(p.items) if isinstance(p, UnionType) else [p]
 
 
 def _is_tensor(item: Type) -> bool:
