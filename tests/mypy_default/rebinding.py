@@ -54,11 +54,12 @@ def tuples(cls: Tensor[B, 512], patches: Tensor[B, N, 512]) -> None:
 
 
 def branches(x: Tensor[B, 4, 8], layers: nn.ModuleList, flag: bool) -> None:
-    """Where paths meet, the name has the shapes the paths give, or an unknown one: never a stale shape."""
+    """Where paths meet, the name has the shape a path gives, or what it shares with the others (here
+    nothing: the ranks differ): never a stale shape that a later check fails on."""
     h = x.transpose(1, 2)
     if flag:
         h = h.reshape(-1)
-    reveal_type(h)  # N: Revealed type is "torch._tensor.Tensor[tyr._static.DimExpr[Literal['32*B'], B]] | torch._tensor.Tensor[B, Literal[8], Literal[4]]"
+    reveal_type(h)  # N: Revealed type is "torch._tensor.Tensor[tyr._static.DimExpr[Literal['32*B'], B]] | torch._tensor.Tensor[*tuple[Any, ...]]"
     alias = x
     if flag:
         alias = alias.flatten()

@@ -83,6 +83,7 @@ from tyr.mypy_plugin import (
     _names,
     _plain,
     _rebinding,
+    _remainders,
     _renaming,
     _tensors,
 )
@@ -146,6 +147,7 @@ class TyrPlugin(Plugin):
         self._tensor_aliases.clear()
         self._sized_types.clear()
         self._assignments.clear()
+        _REMAINDERS.clear()
         self._module_classes.clear()
         self._jaxtyping.clear()
         for hooks in self._hooks.values():
@@ -222,6 +224,9 @@ class TyrPlugin(Plugin):
             return _guarded(_annotations.analyze_tensor, _analyzed, lookup=self.lookup_info)
         if fullname == _names.DIM:
             return _guarded(_annotations.analyze_dim, _analyzed, lookup=self.lookup_info)
+        sized = self._sized_class(fullname)
+        if sized is not None:
+            return _guarded(_annotations.analyze_sized_class, _analyzed, info=sized, lookup=self.lookup_info)
         if fullname in _jaxtyping.ANNOTATED:
             return _guarded(
                 _jaxtyping.annotated_hook,
@@ -294,7 +299,10 @@ class TyrPlugin(Plugin):
             # Known before the hook reports errors of its own (a shape error is no failed attempt).
             attempt = _rebinding.failed_attempt(ctx.api)
             result = hook(ctx)
-            return result if attempt else _rebinding.settle(ctx, result, assignments)
+            if attempt:
+                return result
+            # Guarded too: an internal error there is reported, and the hook's result stands.
+            return _guarded(_rebinding.settle, lambda _: result, result=result, assignments=assignments)(ctx)
 
         return run
 
@@ -505,6 +513,22 @@ class TyrPlugin(Plugin):
             self._tensor_aliases[fullname] = known
         return known
 
+    def _sized_class(self, fullname: str) -> TypeInfo | None:
+        """A generic class whose arguments may be sizes (`nn.Linear[784, 256]`, a user's `Block[768]`):
+        torch's generic modules, and any generic class of the user's."""
+        top = _top_level(fullname)
+        if top in _NO_SHAPES and top != "torch":
+            return None
+        node = self.lookup_fully_qualified(fullname)
+        info = node.node if node is not None else None
+        if not isinstance(info, TypeInfo):
+            if info is None or isinstance(info, PlaceholderNode):
+                self._later()
+            return None
+        if not info.type_vars or fullname in (_names.TENSOR, _names.TENSOR_NAME) or top == "torch" and not self._is_module_class(fullname):
+            return None
+        return info
+
     def _is_module_class(self, fullname: str) -> bool:
         known = self._module_classes.get(fullname)
         if known is None:
@@ -523,6 +547,7 @@ class TyrPlugin(Plugin):
 
 
 _DIGEST = _source_digest()
+_REMAINDERS = _remainders.Remainders()
 
 # torch's functions and tensor methods through their shape rules; an unknown shape is torch's own result.
 _TORCH_FUNCTION_HOOK = _plain.torch_when_unknown(_functions.function_hook)
@@ -564,17 +589,21 @@ _Settled = TypeVar("_Settled", FunctionContext, MethodContext, AttributeContext)
 
 
 def _guarded(hook: Callable[..., _Result], fallback: Callable[[Any], _Result], **bound: Any) -> Callable[[Any], _Result]:
-    """`hook` with `bound` arguments; an internal error is reported (`tyr-internal`), not a crash of mypy."""
+    """`hook` with `bound` arguments; an internal error is reported (`tyr-internal`), not a crash of mypy.
+    A type it gives for a value has no size that divides what the code tests the remainder of
+    (`_remainders`)."""
+    lookup = bound.get("lookup") if fallback is _returned or fallback is _attribute else None
 
     def run(ctx: Any) -> _Result:
         try:
-            return hook(ctx, **bound)
+            result = hook(ctx, **bound)
         except Exception as err:
             if os.environ.get("TYR_MYPY_PLUGIN_RAISE"):
                 raise
             message = _errors.INTERNAL.format(error=f"{type(err).__name__}: {err}")
             ctx.api.fail(message, ctx.context, code=_errors.INTERNAL_CODE)
             return fallback(ctx)
+        return result if lookup is None else _REMAINDERS.inexact(ctx.api, result, lookup)  # type: ignore[return-value]
 
     return run
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import NoReturn
 
 from mypy.expandtype import expand_type
-from mypy.nodes import Context, TypeAlias, TypeVarExpr
+from mypy.nodes import Context, TypeAlias, TypeInfo, TypeVarExpr
 from mypy.plugin import AnalyzeTypeContext, Plugin
 from mypy.typeanal import TypeAnalyser
 from mypy.types import (
@@ -100,6 +100,31 @@ def analyze_tensor_alias(ctx: AnalyzeTypeContext, fullname: str, lookup: Lookup,
         return AnyType(TypeOfAny.from_error)
     applied = expand_type(alias.target, {var.id: arg for var, arg in zip(alias.alias_tvars, args)})
     return normalise(applied, scope)
+
+
+def analyze_sized_class(ctx: AnalyzeTypeContext, info: TypeInfo, lookup: Lookup) -> Type:
+    """`nn.Linear[784, 256]`, `Block[768]`, `Block["2*D"]`: a generic class's sizes written as in `Tensor[...]`.
+
+    Only an int or a size string (which mypy leaves as a raw expression, not a type) is read
+    here; the class and its other arguments go through mypy's own analysis, as without tyr.
+    """
+    api = ctx.api
+    assert isinstance(api, TypeAnalyser)
+    t = ctx.type
+    scope = Scope(lookup)
+    try:
+        args = [_analyze_raw(arg, ctx, scope, info.name) if _is_size(arg) else arg for arg in t.args]
+    except _BadDim:
+        return AnyType(TypeOfAny.from_error)
+    return api.analyze_type_with_type_info(info, args, t, t.empty_tuple_index)
+
+
+def _is_size(arg: Type) -> bool:
+    """An int or string that mypy could not read as a type (`768`, `"4*D"`)."""
+    return isinstance(arg, RawExpressionType) and (
+        arg.base_type_name == _names.INT and type(arg.literal_value) is int
+        or arg.base_type_name == _names.STR and isinstance(arg.literal_value, str)
+    )
 
 
 def analyze_dim(ctx: AnalyzeTypeContext, lookup: Lookup) -> Type:

@@ -95,6 +95,19 @@ class Call:
     def default(self) -> Type:
         return self.ctx.default_return_type
 
+    def has_unmatched(self, callee: str) -> bool:
+        """Whether this call of `callee` passes an argument that no parameter of the signature takes
+        (mypy reports it): `torch.cat(xs, axis=1)`, where torch reads numpy's `axis` as `dim`.  The
+        rule cannot tell what it means, so the result is unknown.  (A hook mypy runs for another
+        call in the same expression, `__iter__` for `q, k = x.permute(...)`, is not this call.)"""
+        call = self.context
+        if not isinstance(call, CallExpr) or not isinstance(call.callee, (NameExpr, MemberExpr)):
+            return False
+        if call.callee.name != callee:
+            return False
+        matched = {id(a.expr) for actuals in self._formals.values() for a in actuals}
+        return any(id(arg) not in matched for arg in call.args)
+
     # -- arguments ----------------------------------------------------------------------------
 
     def actuals(self, *names: str) -> list[Actual]:

@@ -269,9 +269,9 @@ def _settle(api: TypeChecker, body: _Body, target: Target, result: Type, *, join
         return
     if not _is_tensor(result):
         return
-    if join and _partly_unknown(result):
-        _join_paths(api, target, result)
-    loose = _loosened(api, var, result)
+    shared = _join_paths(api, target, result) if join else None
+    # A read after the paths meet is narrowed from the declared type by what they share.
+    loose = _loosened(api, var, shared if shared is not None and _is_tensor(shared) else result)
     # Where the value is a proper subtype of the rewritten type, mypy does not widen that by
     # the value and checks the assignment against the name's type before the rewrite: rewrite
     # only where that check holds.
@@ -331,7 +331,7 @@ def _rebind_declared(api: TypeChecker, body: _Body, target: Target, result: Type
     if not _is_tensor(value):
         return result
     assert isinstance(value, Instance)
-    if whole and _partly_unknown(value):
+    if whole:
         _join_paths(api, target, value)
     if target.is_inferred_def:
         if whole and body.assigned.get(id(var), 0) > 1:
@@ -343,7 +343,15 @@ def _rebind_declared(api: TypeChecker, body: _Body, target: Target, result: Type
             # a value such as `Tensor[Any, Any]` or `Tensor[()]`, losing its rank.
             return AnyType(TypeOfAny.special_form)
         return result
-    if declared is None or not tensors or is_subtype(value, declared):
+    if declared is None or not tensors:
+        return result
+    if _partly_unknown(value) and var.is_inferred and not var.is_argument and body.assigned.get(id(var), 0) > 1:
+        if any(_has_shape(t) and t != value for t in tensors):
+            # A local first assigned where no hook ran (`h = x`): its declared shape would come back
+            # on each read, met with this value's unknown sizes.  From here on it is declared `Any`.
+            _declare(api, target, var, AnyType(TypeOfAny.special_form))
+            return result
+    if is_subtype(value, declared):
         return result
     if var.is_argument:
         if any(_has_shape(t) for t in tensors):
@@ -390,16 +398,18 @@ def _note_parameter(api: TypeChecker, target: NameExpr) -> None:
     api.note(_errors.PARAMETER_REBOUND.format(name=target.name.rstrip("'")), target, code=_errors.SHAPE)
 
 
-def _join_paths(api: TypeChecker, target: NameExpr, result: Type) -> None:
-    """Where the name is rebound to a value of unknown sizes inside a branch or a loop, the paths
-    that do not run the assignment (no iteration, the branch not taken) join it when they meet:
-    their shape for the name becomes what it shares with the new value (`Tensor[B, 16]` and
-    `Tensor[B, Any]` share `Tensor[B, Any]`).  So after `for layer in layers: x = layer(x)` the
-    shape of `x` is no union of the old and the new that a later check fails on (§6).
+def _join_paths(api: TypeChecker, target: NameExpr, result: Type) -> Type | None:
+    """Where the name is rebound inside a branch or a loop to a value of another shape (or of unknown
+    sizes), the paths that do not run the assignment (no iteration, the branch not taken) join it
+    when they meet: their shape for the name becomes what it shares with the new value
+    (`Tensor[B, 16]` and `Tensor[B, 32]` share `Tensor[B, Any]`).  So after `for layer in layers:
+    x = layer(x)` the shape of `x` is no union of the old and the new that a later check fails on
+    (§6): the checker cannot know that the loop runs, or which branch is taken.  Returns the
+    shape written into those paths, if any.
     """
     key = literal_hash(target)
     if key is None:
-        return
+        return None
     var = target.node
     # Without `allow_redefinition` mypy meets each read with the declared type: a shared shape
     # met with a declared one of other sizes gives no valid tensor, so those paths forget all:
@@ -407,16 +417,24 @@ def _join_paths(api: TypeChecker, target: NameExpr, result: Type) -> None:
     # a read met with `Any` would bring back, the tensor of unknown shape.
     declared = get_proper_type(var.type) if isinstance(var, Var) and var.type is not None else None
     forget_all = not api.options.allow_redefinition and not isinstance(declared, AnyType)
-    found = False
+    written: Type | None = None
     for frame in api.binder.frames[:-1]:
         current = frame.types.get(key)
-        if current is not None:
-            shared = _forgotten(api, current.type, declared) if forget_all else _shared(current.type, result, api)
-            frame.types[key] = CurrentType(shared, current.from_assignment)
-            found = True
+        if current is not None and not _same_shape(current.type, result):
+            written = _forgotten(api, current.type, declared) if forget_all else _shared(current.type, result, api)
+            frame.types[key] = CurrentType(written, current.from_assignment)
     # There a name's first value is its declared type, in no frame.
-    if not found and forget_all and declared is not None and len(api.binder.frames) > 1 and _is_tensor_declaration(declared):
-        api.binder.frames[0].types[key] = CurrentType(_forgotten(api, declared, declared), True)
+    if written is None and forget_all and declared is not None and len(api.binder.frames) > 1:
+        if _is_tensor_declaration(declared) and not _same_shape(declared, result):
+            written = _forgotten(api, declared, declared)
+            api.binder.frames[0].types[key] = CurrentType(written, True)
+    return written
+
+
+def _same_shape(current: Type, result: Type) -> bool:
+    """Whether a path's type for a name is already what the value assigned gives (nothing to join)."""
+    c, r = get_proper_type(current), get_proper_type(result)
+    return c == r and not _partly_unknown(r) and not isinstance(r, AnyType)
 
 
 def _forgotten(api: TypeChecker, current: Type, declared: ProperType | None) -> Type:

@@ -42,6 +42,8 @@ def method_hook(ctx: MethodContext, method: str, lookup: Lookup) -> Type:
     except NotATensor:
         return ctx.default_return_type
     call = Call(ctx, scope, _op_name(method))
+    if call.has_unmatched(method):
+        return call.default
     try:
         return handler(call, shape)
     except NotKnown:

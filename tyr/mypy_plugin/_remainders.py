@@ -1,0 +1,188 @@
+"""Sizes whose remainder the code tests: there division is not assumed exact (SHAPES.md §6).
+
+The checker takes every size a model divides to be a multiple of its divisor: with `d`
+divided by 2, `2 * (d // 2)` is `d`.  Code that tests the remainder of a size itself says
+otherwise, and handles the other case:
+
+    half = dim // 2
+    emb = torch.cat([emb.cos(), emb.sin()], dim=-1)    # 2 * (dim // 2) wide
+    if dim % 2:
+        emb = F.pad(emb, (0, 1))                       # dim wide, for an odd dim
+
+Under the rule, the padded width would be `dim + 1`, a shape torch never produces.  So in
+a function that tests the remainder of a size (`dim % 2`, `divmod(h, 2)`), or in any method
+of a class one of whose methods does, a result whose size divides one of the symbols of that
+size has that size unknown.  A test that only guards the division (`assert d % h == 0`,
+`if d % h: raise ...`) confirms it, and changes nothing.
+"""
+
+from __future__ import annotations
+
+from mypy.checker import TypeChecker
+from mypy.nodes import (
+    AssignmentStmt,
+    CallExpr,
+    ComparisonExpr,
+    ConditionalExpr,
+    Expression,
+    ExpressionStmt,
+    ForStmt,
+    FuncItem,
+    IfStmt,
+    IndexExpr,
+    ListExpr,
+    MemberExpr,
+    NameExpr,
+    OperatorAssignmentStmt,
+    OpExpr,
+    RaiseStmt,
+    ReturnStmt,
+    TupleExpr,
+    UnaryExpr,
+    Var,
+    WhileStmt,
+)
+from mypy.type_visitor import TypeTranslator
+from mypy.types import Instance, LiteralType, TupleType, Type, UnionType, get_proper_type
+
+from tyr._symbolic import Expr, FloorDiv
+from tyr.mypy_plugin import _names
+from tyr.mypy_plugin._statements import methods, walk
+from tyr.mypy_plugin._types import UNKNOWN, Lookup, Scope
+
+
+class Remainders:
+    """For each function, the expressions whose remainder it tests (found once, when first needed)."""
+
+    def __init__(self) -> None:
+        self._by_function: dict[int, tuple[FuncItem, list[Expression]]] = {}
+
+    def clear(self) -> None:
+        self._by_function.clear()
+
+    def inexact(self, api: object, result: Type, lookup: Lookup) -> Type:
+        """`result`, with each size that divides a symbol whose remainder the code tests unknown."""
+        if not _divides(result) or not isinstance(api, TypeChecker):
+            return result
+        function = api.scope.current_function()
+        if function is None:
+            return result
+        tested = list(self._tested(function))
+        cls = api.scope.enclosing_class(function)
+        if cls is not None:
+            for method in methods(cls.defn):
+                if method is not function:
+                    tested += self._tested(method)
+        if not tested:
+            return result
+        scope = Scope(lookup)
+        symbols: set[str] = set()
+        for expr in tested:
+            typ = _type_of(api, expr)
+            size = scope.size_of(typ) if typ is not None else None
+            if size is not None:
+                symbols |= size.symbols
+        return result.accept(_Inexact(scope, frozenset(symbols))) if symbols else result
+
+    def _tested(self, function: FuncItem) -> list[Expression]:
+        known = self._by_function.get(id(function))
+        if known is None or known[0] is not function:
+            known = self._by_function[id(function)] = (function, _tested_in(function))
+        return known[1]
+
+
+def _tested_in(function: FuncItem) -> list[Expression]:
+    """The left operands of `%` (and first arguments of `divmod`) that are names or `self.x`, outside
+    tests that only guard a division (`assert d % h == 0`, `if d % h: raise ...`)."""
+    tested: list[Expression] = []
+    for stmt in walk(function.body.body):
+        if isinstance(stmt, IfStmt):
+            for test, body in zip(stmt.expr, stmt.body):
+                if not (body.body and isinstance(body.body[-1], RaiseStmt)):
+                    _find(test, tested)
+        elif isinstance(stmt, (AssignmentStmt, OperatorAssignmentStmt)):
+            _find(stmt.rvalue, tested)
+        elif isinstance(stmt, (ExpressionStmt, WhileStmt, ForStmt, ReturnStmt)) and stmt.expr is not None:
+            _find(stmt.expr, tested)
+    return tested
+
+
+def _find(expr: Expression, tested: list[Expression]) -> None:
+    if isinstance(expr, OpExpr):
+        if expr.op == "%" and isinstance(expr.left, (NameExpr, MemberExpr)):
+            tested.append(expr.left)
+        _find(expr.left, tested)
+        _find(expr.right, tested)
+    elif isinstance(expr, CallExpr):
+        if isinstance(expr.callee, NameExpr) and expr.callee.fullname == "builtins.divmod" and expr.args:
+            if isinstance(expr.args[0], (NameExpr, MemberExpr)):
+                tested.append(expr.args[0])
+        for arg in expr.args:
+            _find(arg, tested)
+    elif isinstance(expr, ComparisonExpr):
+        for operand in expr.operands:
+            _find(operand, tested)
+    elif isinstance(expr, UnaryExpr):
+        _find(expr.expr, tested)
+    elif isinstance(expr, ConditionalExpr):
+        for part in (expr.cond, expr.if_expr, expr.else_expr):
+            _find(part, tested)
+    elif isinstance(expr, (TupleExpr, ListExpr)):
+        for item in expr.items:
+            _find(item, tested)
+    elif isinstance(expr, IndexExpr):
+        _find(expr.index, tested)
+
+
+def _type_of(api: TypeChecker, expr: Expression) -> Type | None:
+    """A tested expression's type: from the checker where it has typed it, else as declared (or
+    inferred where it was assigned), for a name or an attribute of `self`."""
+    known = api.lookup_type_or_none(expr)
+    if known is not None:
+        return known
+    if isinstance(expr, NameExpr) and isinstance(expr.node, Var):
+        return expr.node.type
+    if isinstance(expr, MemberExpr) and isinstance(expr.expr, NameExpr):
+        function = api.scope.current_function()
+        cls = api.scope.enclosing_class(function) if function is not None else None
+        symbol = cls.get(expr.name) if cls is not None else None
+        if symbol is not None and isinstance(symbol.node, Var):
+            return symbol.node.type
+    return None
+
+
+def _divides(t: Type) -> bool:
+    """Whether a hook's result holds a size with a division (cheap: most results have none)."""
+    p = get_proper_type(t)
+    if isinstance(p, Instance):
+        if p.type.fullname == _names.DIM_EXPR:
+            template = get_proper_type(p.args[0]) if p.args else None
+            return isinstance(template, LiteralType) and "//" in str(template.value)
+        return any(_divides(a) for a in p.args)
+    if isinstance(p, (TupleType, UnionType)):
+        return any(_divides(item) for item in p.items)
+    return False
+
+
+def _divides_symbol(size: Expr, symbols: frozenset[str]) -> bool:
+    """Whether a division in `size` divides one of `symbols` (`D//2`, `(D + 1)//H` for `D`)."""
+    return any(isinstance(atom, FloorDiv) and atom.num.symbols & symbols for mono, _ in size.terms for atom in mono)
+
+
+class _Inexact(TypeTranslator):
+    def __init__(self, scope: Scope, symbols: frozenset[str]) -> None:
+        super().__init__()
+        self.scope = scope
+        self.symbols = symbols
+
+    def visit_instance(self, t: Instance, /) -> Type:
+        fullname = t.type.fullname
+        if fullname == _names.DIM_EXPR:
+            size = self.scope.size_of(t)
+            return UNKNOWN if size is not None and _divides_symbol(size, self.symbols) else t
+        if fullname == _names.DIM and len(t.args) == 1:
+            size = self.scope.size_of(t.args[0])
+            if size is not None and _divides_symbol(size, self.symbols):
+                return self.scope.instance(_names.INT)
+            return t
+        return super().visit_instance(t)
