@@ -1,4 +1,4 @@
-"""Soundness of flip, roll, rot90, movedim, narrow, diagonal, unfold, repeat_interleave, tile, pixel_shuffle and
+"""Soundness of flip, roll, rot90, movedim, narrow, select, diagonal, unfold, repeat_interleave, tile, pixel_shuffle and
 view_as_complex/real against LibTorch (spec §7)."""
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from tyr.shape_rules import (
     repeat_interleave,
     roll,
     rot90,
+    select,
     tile,
     unfold,
     view_as_complex,
@@ -82,6 +83,7 @@ def test_narrow_diagonal_unfold(symbolic: bool, data: st.DataObject) -> None:
     bound = st.sampled_from([*sizes, const(0), const(-1), const(-2), *(-s for s in sizes)])
     start, length = data.draw(bound), data.draw(st.sampled_from([*sizes, const(0), const(-1)]))
     check(narrow, lambda x, d, s, n: tensor(x).narrow(d, s, n), x, dim, start, length, values=values)
+    check(select, lambda x, d, i: tensor(x).select(d, i), x, dim, start, values=values)
     offset = data.draw(st.integers(-3, 3))
     d1, d2 = dim_of(data, x), dim_of(data, x)
     check(diagonal, lambda x, o, a, b: tensor(x).diagonal(o, a, b), x, offset, d1, d2, values=values)

@@ -6,7 +6,18 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from tyr._symbolic import Expr, ExprSyntaxError, const, division_facts, parse, parse_raw, sizes_equal, solve_for, sym
+from tyr._symbolic import (
+    Expr,
+    ExprSyntaxError,
+    const,
+    division_facts,
+    parse,
+    parse_raw,
+    product_divisions,
+    sizes_equal,
+    solve_for,
+    sym,
+)
 
 
 @pytest.mark.parametrize(
@@ -146,6 +157,12 @@ def _within_contract(sources: list[str], values: dict[str, int]) -> dict[str, in
             d = divisor.evaluate(values)
             if d is None or d == 0 or values[name] % d:
                 return None
+        # A division of a product (`(B*T)//6`) is exact for the product, whichever factor is not.
+        for source in sources:
+            for num, den in product_divisions(parse_raw(source)):
+                n, d = num.evaluate(values), den.evaluate(values)
+                if n is None or not d or n % d:
+                    return None
     except ZeroDivisionError:
         return None
     return values

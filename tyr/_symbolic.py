@@ -458,6 +458,11 @@ def _facts_of(e: Expr, path: Expr | None, found: dict[str, list[Expr]], *, sized
                 _facts_of(atom.num, None, found, sized=sized)
                 continue
             divisor = atom.den if path is None else _mul(path, atom.den)
+            if _is_product(atom.num):
+                # `(B*T)//6` says that 6 divides the product, not which factor: neither is taken to be
+                # a multiple (at B=3, T=4 its size is 2; `T*(B//6)` would be 0).  It stays as it is.
+                _facts_of(atom.num, None, found, sized=sized)
+                continue
             for name in _dividend_symbols(atom.num):
                 # a symbol the divisor itself is a multiple of (`H` in `(D + H)//H`) is not divided
                 if not any(name in m for m, _ in atom.den.terms):
@@ -471,6 +476,35 @@ def _facts_of(e: Expr, path: Expr | None, found: dict[str, list[Expr]], *, sized
                         _note(found, name, _mul(divisor, inner.den))
             else:
                 _facts_of(atom.num, None, found, sized=sized)
+
+
+def _is_product(e: Expr) -> bool:
+    """A product of two or more symbols, with a coefficient (`B*T`, `3*H*W`): no sum, no division."""
+    if len(e.terms) != 1:
+        return False
+    mono, _ = e.terms[0]
+    return len(mono) >= 2 and all(isinstance(atom, str) for atom in mono)
+
+
+def _fold_exact_products(e: Expr) -> Expr:
+    """`6*((B*T)//6)` is `B*T`: a product divided exactly, multiplied back by its divisor."""
+    out: dict[Monomial, int] = {}
+    changed = False
+    for mono, coeff in e.terms:
+        for i, atom in enumerate(mono):
+            if isinstance(atom, FloorDiv) and _is_product(atom.num):
+                divisor = _positive_monomial(atom.den)
+                rest = mono[:i] + mono[i + 1 :]
+                divided = _divide_term(rest, coeff, divisor) if divisor is not None else None
+                if divided is not None:
+                    folded = _mul(Expr(((divided[0], divided[1]),)), atom.num)
+                    for m, c in folded.terms:
+                        out[m] = out.get(m, 0) + c
+                    changed = True
+                    break
+        else:
+            out[mono] = out.get(mono, 0) + coeff
+    return replace(Expr._from_dict(out), facts=e.facts) if changed else e
 
 
 def _dividend_symbols(e: Expr) -> set[str]:
@@ -611,6 +645,7 @@ def _canonical(e: Expr, *operands: Expr) -> Expr:
         e = replace(e, facts=carried)
     if not e.has_division:
         return e
+    e = _fold_exact_products(e)
     found: dict[str, list[Expr]] = {}
     result = _canonical_and_facts(e, found)
     stated = frozenset((name, d) for name, divisors in found.items() for d in divisors)
@@ -703,6 +738,20 @@ def division_facts(e: Expr) -> list[tuple[str, Expr]]:
     _facts_of(e, None, found, sized=True)
     _canonical_and_facts(e, found)
     return [(name, divisor) for name, divisors in found.items() for divisor in divisors]
+
+
+def product_divisions(e: Expr) -> list[tuple[Expr, Expr]]:
+    """The divisions of a product that an expression holds, as (dividend, divisor) pairs:
+    `(B*T)//6` gives `[(B*T, 6)]`.  Such a division is exact (§6) without stating which
+    factor is a multiple: the product is."""
+    found: list[tuple[Expr, Expr]] = []
+    for mono, _ in e.terms:
+        for atom in mono:
+            if isinstance(atom, FloorDiv):
+                if _is_product(atom.num):
+                    found.append((atom.num, atom.den))
+                found += product_divisions(atom.num) + product_divisions(atom.den)
+    return found
 
 
 class _NoSolution:

@@ -603,7 +603,7 @@ def _guarded(hook: Callable[..., _Result], fallback: Callable[[Any], _Result], *
             message = _errors.INTERNAL.format(error=f"{type(err).__name__}: {err}")
             ctx.api.fail(message, ctx.context, code=_errors.INTERNAL_CODE)
             return fallback(ctx)
-        return result if lookup is None else _REMAINDERS.inexact(ctx.api, result, lookup)  # type: ignore[return-value]
+        return result if lookup is None else _REMAINDERS.inexact(ctx.api, result, lookup)
 
     return run
 

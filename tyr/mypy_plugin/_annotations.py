@@ -9,7 +9,7 @@ through as mypy analyses them.
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import NoReturn, TypeGuard
 
 from mypy.expandtype import expand_type
 from mypy.nodes import Context, TypeAlias, TypeInfo, TypeVarExpr
@@ -119,7 +119,7 @@ def analyze_sized_class(ctx: AnalyzeTypeContext, info: TypeInfo, lookup: Lookup)
     return api.analyze_type_with_type_info(info, args, t, t.empty_tuple_index)
 
 
-def _is_size(arg: Type) -> bool:
+def _is_size(arg: Type) -> TypeGuard[RawExpressionType]:
     """An int or string that mypy could not read as a type (`768`, `"4*D"`)."""
     return isinstance(arg, RawExpressionType) and (
         arg.base_type_name == _names.INT and type(arg.literal_value) is int

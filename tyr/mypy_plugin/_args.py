@@ -329,9 +329,11 @@ class Call:
         return self.sequence_shapes(actuals[0])
 
     def sequence_shapes(self, actual: Actual) -> list[MaybeShape] | None:
+        """The shapes of a sequence of tensors.  An item that is no tensor (a float in `torch.cat`'s list,
+        which mypy reports itself) is no 0-d tensor here: the result is unknown."""
         t = get_proper_type(actual.type)
         if isinstance(t, TupleType):
-            return [self.shape_of(Actual(item, actual.expr, actual.kind)) for item in t.items]
+            return [self._item_shape(item) for item in t.items]
         expr = actual.expr
         if isinstance(expr, (ListExpr, TupleExpr)) and not any(_is_starred(i) for i in expr.items):
             shapes = []
@@ -339,9 +341,15 @@ class Call:
                 item_type = self.type_of(item)
                 if item_type is None:
                     return None
-                shapes.append(self.shape_of(Actual(item_type, item, actual.kind)))
+                shapes.append(self._item_shape(item_type))
             return shapes
         return None
+
+    def _item_shape(self, item: Type) -> MaybeShape:
+        try:
+            return self.scope.tensor_shape(item)
+        except NotATensor:
+            raise NotKnown from None
 
     def element_shape(self, *names: str) -> MaybeShape:
         """The shape of the tensors in a homogeneous sequence argument (`list[Tensor[B, D]]`)."""

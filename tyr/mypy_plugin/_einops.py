@@ -74,7 +74,7 @@ from mypy.types import (
 
 from tyr.mypy_plugin import _errors, _names
 from tyr.mypy_plugin._args import Actual, Call, NotKnown
-from tyr.mypy_plugin._types import UNKNOWN, Lookup, NotATensor, Scope, is_tensor_instance
+from tyr.mypy_plugin._types import UNKNOWN, Lookup, NotATensor, Scope, is_shaped, is_tensor_instance
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, Variadic, stack, stack_repeated
 from tyr.shape_rules import einops as rules
 from tyr.shape_rules.core import same
@@ -95,12 +95,29 @@ Handler = Callable[[Call], Type]
 def function_hook(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Type:
     call = Call(ctx, Scope(lookup), fullname.rpartition(".")[2])
     try:
-        return FUNCTIONS[fullname](call)
+        return _of_input_class(ctx, FUNCTIONS[fullname](call))
     except NotKnown:
         return unknown(ctx, fullname, lookup)
     except ShapeRuleError as err:
         call.api.fail(str(err), call.context, code=_errors.SHAPE)
         return unknown(ctx, fullname, lookup)
+
+
+def _of_input_class(ctx: FunctionContext, result: Type) -> Type:
+    """einops types its functions "the input's type in, the same type out": `rearrange` of an
+    `nn.Parameter` is a `Parameter` to mypy.  For an input of unknown shape (unannotated code,
+    `w: nn.Parameter`) tyr keeps that class, of the shape the pattern gives where the class is
+    generic in its shape (as `Parameter` is): `x = w; x = rearrange(x, ...)` checks as without
+    tyr.  A shaped input gives the tensor torch returns."""
+    first = get_proper_type(ctx.arg_types[0][0]) if ctx.arg_types and ctx.arg_types[0] else None
+    shaped = get_proper_type(result)
+    if not (isinstance(first, Instance) and isinstance(shaped, Instance) and shaped.type.fullname == _names.TENSOR):
+        return result
+    if first.type.fullname == _names.TENSOR or not first.type.has_base(_names.TENSOR) or is_shaped(first):
+        return result
+    if first.type.has_type_var_tuple_type and len(first.type.type_vars) == 1:
+        return first.copy_modified(args=shaped.args)
+    return first
 
 
 def unknown(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Type:
@@ -115,7 +132,7 @@ def unknown(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Type:
         p = get_proper_type(first)
         solved: Type = scope.tensor_type(None) if isinstance(p, Instance) and is_tensor_instance(p) else first
     else:
-        solved = scope.tensor_type(None) if _holds_tensors(first) else _element(first)
+        solved = _of_input_class(ctx, scope.tensor_type(None)) if _holds_tensors(first) else _element(first)
     default = get_proper_type(ctx.default_return_type)
     if fullname == _PACKING + "pack":
         return default.copy_modified(items=[solved, *default.items[1:]]) if isinstance(default, TupleType) else default

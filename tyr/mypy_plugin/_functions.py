@@ -701,6 +701,7 @@ for _method in (
     "movedim",
     "moveaxis",
     "narrow",
+    "select",
     "diagonal",
     "repeat_interleave",
     "tile",

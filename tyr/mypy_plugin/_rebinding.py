@@ -86,6 +86,7 @@ from mypy.types import (
 from tyr.mypy_plugin import _errors, _names
 from tyr.mypy_plugin._partials import forget_inferred
 from tyr.mypy_plugin._statements import walk
+from tyr.mypy_plugin._types import mentions_shapes
 
 _SHAPED = (_names.TENSOR,)
 
@@ -104,6 +105,10 @@ class _Body:
         self.sources: dict[int, list[Var]] = {}  # the id of a variable: the variables assigned to it (`k` for `q`)
         self.branches: set[int] = set()  # the ids of values that are a branch of a conditional value
         self.assigned: dict[int, int] = {}  # the id of a variable: how many assignments name it
+        # Whether the function's signature has shapes (`Tensor[B, T]`, `Dim[D]`).  A function without
+        # declares a rebound tensor name the tensor of unknown shape, as torch's types do, so that mypy
+        # reports assigning it what is no tensor on that line, as without tyr (`Any` would take it).
+        self.shaped = isinstance(owner, FuncItem) and _signature_has_shapes(owner)
         for stmt in walk(owner.body.body if isinstance(owner, FuncItem) else owner.defs):
             if isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1 and stmt.type is None:
                 self._pair(stmt.lvalues[0], stmt.rvalue)
@@ -136,6 +141,13 @@ class _Body:
         elif isinstance(target, (TupleExpr, ListExpr)):
             for item in target.items:
                 self._count(item)
+
+
+def _signature_has_shapes(function: FuncItem) -> bool:
+    signature = get_proper_type(function.type)
+    if not isinstance(signature, CallableType):
+        return False
+    return any(mentions_shapes(t) for t in (*signature.arg_types, signature.ret_type))
 
 
 class Assignments:
@@ -336,7 +348,7 @@ def _rebind_declared(api: TypeChecker, body: _Body, target: Target, result: Type
     if target.is_inferred_def:
         if whole and body.assigned.get(id(var), 0) > 1:
             api.binder.put(target, value)
-            if _assigned_what_is_no_tensor(body, var):
+            if not body.shaped or _assigned_what_is_no_tensor(body, var):
                 return _unknown_rank(api, value)
             # Declared `Any`, not the tensor of unknown shape: mypy narrows a declared type by
             # meeting it with the value, and that meet gives back `Tensor[*tuple[Any, ...]]` for

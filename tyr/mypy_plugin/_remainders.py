@@ -18,6 +18,8 @@ size has that size unknown.  A test that only guards the division (`assert d % h
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from mypy.checker import TypeChecker
 from mypy.nodes import (
     AssignmentStmt,
@@ -43,12 +45,15 @@ from mypy.nodes import (
     WhileStmt,
 )
 from mypy.type_visitor import TypeTranslator
-from mypy.types import Instance, LiteralType, TupleType, Type, UnionType, get_proper_type
+from mypy.types import Instance, LiteralType, TupleType, Type, TypeAliasType, UnionType, get_proper_type
 
 from tyr._symbolic import Expr, FloorDiv
 from tyr.mypy_plugin import _names
 from tyr.mypy_plugin._statements import methods, walk
 from tyr.mypy_plugin._types import UNKNOWN, Lookup, Scope
+
+
+_Result = TypeVar("_Result")
 
 
 class Remainders:
@@ -60,9 +65,9 @@ class Remainders:
     def clear(self) -> None:
         self._by_function.clear()
 
-    def inexact(self, api: object, result: Type, lookup: Lookup) -> Type:
+    def inexact(self, api: object, result: _Result, lookup: Lookup) -> _Result:
         """`result`, with each size that divides a symbol whose remainder the code tests unknown."""
-        if not _divides(result) or not isinstance(api, TypeChecker):
+        if not isinstance(result, Type) or not _divides(result) or not isinstance(api, TypeChecker):
             return result
         function = api.scope.current_function()
         if function is None:
@@ -82,7 +87,10 @@ class Remainders:
             size = scope.size_of(typ) if typ is not None else None
             if size is not None:
                 symbols |= size.symbols
-        return result.accept(_Inexact(scope, frozenset(symbols))) if symbols else result
+        if not symbols:
+            return result
+        translated = result.accept(_Inexact(scope, frozenset(symbols)))
+        return translated if isinstance(translated, type(result)) else result
 
     def _tested(self, function: FuncItem) -> list[Expression]:
         known = self._by_function.get(id(function))
@@ -186,3 +194,6 @@ class _Inexact(TypeTranslator):
                 return self.scope.instance(_names.INT)
             return t
         return super().visit_instance(t)
+
+    def visit_type_alias_type(self, t: TypeAliasType, /) -> Type:
+        return t if t.is_recursive else get_proper_type(t).accept(self)

@@ -288,6 +288,13 @@ def _movedim(call: Call, shape: MaybeShape) -> Type:
     return call.tensor(rules.movedim(shape, source, destination))  # type: ignore[arg-type]
 
 
+def _select(call: Call, shape: MaybeShape) -> Type:
+    index = call.actuals("index")
+    if not index:
+        raise NotKnown
+    return call.tensor(rules.select(shape, _dim(call), call.size_of(index[0])))
+
+
 def _narrow(call: Call, shape: MaybeShape) -> Type:
     start, length = call.actuals("start"), call.actuals("length")
     if not start or not length:
@@ -801,6 +808,7 @@ METHODS.update(
         "movedim": _movedim,
         "moveaxis": _movedim,
         "narrow": _narrow,
+        "select": _select,
         "diagonal": _diagonal,
         "unfold": _unfold,
         "repeat_interleave": _repeat_interleave,

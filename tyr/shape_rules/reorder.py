@@ -161,6 +161,26 @@ def narrow(shape: MaybeShape, dim: int, start: SizeArg, length: SizeArg) -> Mayb
     return (*shape[:pos], n, *shape[pos + 1 :])
 
 
+def select(shape: MaybeShape, dim: int, index: SizeArg) -> MaybeShape:
+    """`x.select(dim, index)`: dim `dim` is removed (as `x[:, index]` removes dim 1).
+
+    `index` may count from the end (`-size <= index < size`); a 0-d tensor has no dim to select.
+    """
+    op = "select"
+    if shape is None:
+        return None
+    if rank(shape) == 0:
+        raise ShapeRuleError(f"{op}: a 0-d tensor has no dimension to select from")
+    pos = locate(shape, dim, op)
+    if pos is None:
+        return None
+    size, i = shape[pos], as_size(index)
+    assert not isinstance(size, Variadic)
+    if size is not None and i is not None and (_negative(i + size) or _negative(size - i - 1)):
+        raise ShapeRuleError(f"{op}: index {show(i)} is out of range for dimension {dim} of size {show(size)}")
+    return (*shape[:pos], *shape[pos + 1 :])
+
+
 def _negative(e: Expr) -> bool:
     """`e < 0` for every positive value of the symbols."""
     low = lower_bound(-e)

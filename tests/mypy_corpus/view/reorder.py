@@ -1,4 +1,4 @@
-"""flip/roll keep the shape; movedim, narrow, unfold, repeat_interleave, pixel_shuffle, view_as_complex move sizes."""
+"""flip/roll keep the shape; movedim, narrow, select, unfold, repeat_interleave, pixel_shuffle, view_as_complex move sizes."""
 
 from typing import TypeVar, reveal_type
 
@@ -19,6 +19,9 @@ def rearrange(x: Tensor[B, T, H, D], img: Tensor[B, "4*C", H, D], pairs: Tensor[
     reveal_type(x.roll(1, dims=1))  # N: Revealed type is "torch._tensor.Tensor[B, T, H, D]"
     reveal_type(x.movedim(1, 2))  # N: Revealed type is "torch._tensor.Tensor[B, H, T, D]"
     reveal_type(x.narrow(1, 0, 4))  # N: Revealed type is "torch._tensor.Tensor[B, Literal[4], H, D]"
+    reveal_type(x.select(1, 0))  # N: Revealed type is "torch._tensor.Tensor[B, H, D]"
+    reveal_type(torch.select(pairs, -1, 1))  # N: Revealed type is "torch._tensor.Tensor[T, D]"
+    pairs.select(2, 2)  # E: select: index 2 is out of range for dimension 2 of size 2  [tyr-shape]
     reveal_type(x.unfold(1, 4, 4))  # N: Revealed type is "torch._tensor.Tensor[B, tyr._static.DimExpr[Literal['T//4'], T], H, D, Literal[4]]"
     reveal_type(x.repeat_interleave(2, dim=2))  # N: Revealed type is "torch._tensor.Tensor[B, T, tyr._static.DimExpr[Literal['2*H'], H], D]"
     reveal_type(F.pixel_shuffle(img, 2))  # N: Revealed type is "torch._tensor.Tensor[B, C, tyr._static.DimExpr[Literal['2*H'], H], tyr._static.DimExpr[Literal['2*D'], D]]"

@@ -230,15 +230,17 @@ class MultiheadAttention(Module, Generic[_Embed, _Heads, _BatchFirst, _KDim, _VD
     in_proj_bias: Any
     def __init__(
         self,
-        embed_dim: int,
-        num_heads: int,
-        dropout: float = 0.0,
-        bias: bool = True,
-        add_bias_kv: bool = False,
-        add_zero_attn: bool = False,
-        kdim: int | None = None,
-        vdim: int | None = None,
-        batch_first: bool = False,
+        # untyped, as torch's own `__init__` is (mypy reads every argument as `Any`): the plugin
+        # reads the sizes from the values
+        embed_dim,
+        num_heads,
+        dropout=0.0,
+        bias=True,
+        add_bias_kv=False,
+        add_zero_attn=False,
+        kdim=None,
+        vdim=None,
+        batch_first=False,
         device=None,
         dtype=None,
     ) -> None: ...

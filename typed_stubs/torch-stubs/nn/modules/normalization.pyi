@@ -4,15 +4,15 @@
 # `LayerNorm[*Normalized]` and `RMSNorm[*Normalized]` carry `normalized_shape`;
 # `GroupNorm[Groups, Channels]` its group and channel counts.  The tyr mypy plugin
 # binds them from the constructor's arguments and checks inputs against them.
-# `normalized_shape` takes an int or any sequence of ints: torch's annotation
-# (`int | list[int] | Size`) leaves out the tuples it accepts (`nn.LayerNorm((H, W))`).
+# `normalized_shape` takes an int or any sequence of ints.  It is typed `Any`: torch's own
+# `_shape_t` is no alias mypy can read (it sees `Any`), so code that passes an `int | None` or a
+# module's attribute type-checks without tyr and must with it; the plugin reads the value itself.
 
-from collections.abc import Sequence
 from typing import Any, Generic
 
 from typing_extensions import TypeVar, TypeVarTuple, Unpack
 
-from torch import Size, Tensor
+from torch import Tensor
 from torch.nn.parameter import Parameter
 
 from .module import Module
@@ -42,7 +42,7 @@ class CrossMapLRN2d(Module):
     def forward(self, input: Tensor) -> Tensor: ...
     def extra_repr(self) -> str: ...
 
-_shape_t = int | Sequence[int] | Size
+_shape_t = Any
 
 class LayerNorm(Module, Generic[Unpack[_Normalized]]):
     __constants__: list[str]

@@ -1,0 +1,77 @@
+"""SHAPES.md §6, extended: where the code tests a size's remainder, it does not rely on the division being exact.
+
+The timestep embedding of DiT / U-ViT / DDPM pads an odd width by one.  Under the exact-division
+rule the padded width would be `F + 1`, a shape torch never gives; there the halves are of
+unknown size instead.  A test that only guards the division (`assert`, `raise`) keeps it exact.
+"""
+
+import math
+from typing import Generic, TypeVar, reveal_type
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from tyr import Dim, Tensor
+
+N = TypeVar("N")
+E = TypeVar("E")
+B = TypeVar("B")
+H = TypeVar("H")
+
+
+def timestep_embedding(t: Tensor[N], dim: Dim[E]) -> Tensor[N, E]:
+    half = dim // 2
+    reveal_type(half)  # N: Revealed type is "int"
+    freqs = torch.exp(-math.log(10000) * torch.arange(half, dtype=torch.float32) / half)
+    args = t[:, None].float() * freqs[None]
+    emb = torch.cat([torch.cos(args), torch.sin(args)], dim=-1)
+    if dim % 2:
+        emb = torch.cat([emb, torch.zeros_like(emb[:, :1])], dim=-1)
+    return emb
+
+
+def ddpm_embedding(t: Tensor[N], dim: Dim[E]) -> Tensor[N, E]:
+    half = dim // 2
+    e = t.float()[:, None] * torch.exp(torch.arange(half) * -0.1)[None, :]
+    e = torch.cat([torch.sin(e), torch.cos(e)], dim=1)
+    if dim % 2 == 1:
+        e = F.pad(e, (0, 1, 0, 0))
+    return e
+
+
+def guarded(t: Tensor[N], dim: Dim[E]) -> Tensor[N, E]:
+    assert dim % 2 == 0, "an even width"
+    args = t[:, None] * torch.arange(dim // 2)[None]
+    reveal_type(args)  # N: Revealed type is "torch._tensor.Tensor[N, tyr._static.DimExpr[Literal['E//2'], E]]"
+    return torch.cat([args.cos(), args.sin()], dim=-1)
+
+
+def raised(t: Tensor[N], dim: Dim[E]) -> Tensor[N, E]:
+    if dim % 2:
+        raise ValueError("an even width")
+    args = t[:, None] * torch.arange(dim // 2)[None]
+    return torch.cat([args.cos(), args.sin()], dim=-1)
+
+
+def pad_to_even(x: Tensor[B, 3, H, H]) -> None:
+    h = x.shape[2]
+    if h % 2 == 1:
+        x = F.pad(x, (0, 1, 0, 1))
+    reveal_type(F.max_pool2d(x, 2))  # N: Revealed type is "torch._tensor.Tensor[B, Literal[3], Any, Any]"
+
+
+class Embedding(nn.Module, Generic[E]):
+    """The remainder tested in `__init__` counts for every method of the class."""
+
+    def __init__(self, dim: Dim[E]) -> None:
+        super().__init__()
+        self.dim = dim
+        self.odd = dim % 2 == 1
+
+    def forward(self, t: Tensor[N]) -> Tensor[N, E]:
+        args = t[:, None] * torch.arange(self.dim // 2)[None]
+        emb = torch.cat([args.cos(), args.sin()], dim=-1)
+        if self.odd:
+            emb = F.pad(emb, (0, 1))
+        return emb
