@@ -147,8 +147,10 @@ def topk(shape: MaybeShape, k: SizeArg, dim: int = -1, *, op: str = "topk") -> t
         assert not isinstance(item, Variadic)
         size = item
     n, c = const_of(size), const_of(count)
-    if c is not None and (c < 0 or n is not None and c > n):
-        raise ShapeRuleError(f"{op}: k ({c}) must be between 0 and the size of dimension {dim} ({show(size)})")
+    # `k` past the dim's size at every size (`t + 1` of a dim `T`) is as wrong as a constant one
+    excess = lower_bound(count - size) if count is not None and size is not None else None
+    if c is not None and (c < 0 or n is not None and c > n) or excess is not None and excess >= 1:
+        raise ShapeRuleError(f"{op}: k ({show(count)}) must be between 0 and the size of dimension {dim} ({show(size)})")
     if not shape:
         return ((), ())
     out = (*shape[:pos], count, *shape[pos + 1 :])
