@@ -74,7 +74,7 @@ from mypy.types import (
 
 from tyr.mypy_plugin import _errors, _names
 from tyr.mypy_plugin._args import Actual, Call, NotKnown
-from tyr.mypy_plugin._types import UNKNOWN, Lookup, NotATensor, Scope, is_shaped, is_tensor_instance
+from tyr.mypy_plugin._types import UNKNOWN, Lookup, NotATensor, Scope, is_tensor_instance
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, Variadic, stack, stack_repeated
 from tyr.shape_rules import einops as rules
 from tyr.shape_rules.core import same
@@ -105,15 +105,14 @@ def function_hook(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Type:
 
 def _of_input_class(ctx: FunctionContext, result: Type) -> Type:
     """einops types its functions "the input's type in, the same type out": `rearrange` of an
-    `nn.Parameter` is a `Parameter` to mypy.  For an input of unknown shape (unannotated code,
-    `w: nn.Parameter`) tyr keeps that class, of the shape the pattern gives where the class is
-    generic in its shape (as `Parameter` is): `x = w; x = rearrange(x, ...)` checks as without
-    tyr.  A shaped input gives the tensor torch returns."""
+    `nn.Parameter` is a `Parameter` to mypy (torch returns a plain tensor).  tyr keeps that class,
+    of the shape the pattern gives where the class is generic in its shape (as `Parameter` is),
+    so that `x = w; x = rearrange(x, ...)` and chains of einops calls check as without tyr."""
     first = get_proper_type(ctx.arg_types[0][0]) if ctx.arg_types and ctx.arg_types[0] else None
     shaped = get_proper_type(result)
     if not (isinstance(first, Instance) and isinstance(shaped, Instance) and shaped.type.fullname == _names.TENSOR):
         return result
-    if first.type.fullname == _names.TENSOR or not first.type.has_base(_names.TENSOR) or is_shaped(first):
+    if first.type.fullname == _names.TENSOR or not first.type.has_base(_names.TENSOR):
         return result
     if first.type.has_type_var_tuple_type and len(first.type.type_vars) == 1:
         return first.copy_modified(args=shaped.args)

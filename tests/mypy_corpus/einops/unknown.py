@@ -20,7 +20,7 @@ def unknowns(x: Tensor[B, N, D], pattern: str, lengths: dict[str, Any], param: t
     reveal_type(reduce(x, "b n d -> b d", torch.amax))  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]]"
     reveal_type(reduce(x, "b n d -> b d", pattern))  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]]"
     reveal_type(rearrange(x, PATTERN))  # N: Revealed type is "torch._tensor.Tensor[N, B, D]"
-    # einops' own type keeps an unshaped input's class (`Parameter`), as mypy without tyr does
+    # einops' own type keeps the input's class (`Parameter`), as mypy without tyr does
     reveal_type(rearrange(param, "n d -> d n"))  # N: Revealed type is "torch.nn.parameter.Parameter[Any, Any]"
     reveal_type(rearrange([x, x], "s b n d -> b n (s d)"))  # N: Revealed type is "torch._tensor.Tensor[B, N, tyr._static.DimExpr[Literal['2*D'], D]]"
 

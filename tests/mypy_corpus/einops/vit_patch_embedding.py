@@ -30,8 +30,8 @@ class PatchEmbedding(nn.Module):
         x = self.to_patch_embedding(img)
         reveal_type(x)  # N: Revealed type is "torch._tensor.Tensor[B, Literal[196], Literal[512]]"
         b, n, _ = x.shape
-        cls_tokens = repeat(self.cls_token, "1 1 d -> b 1 d", b=b)
-        reveal_type(cls_tokens)  # N: Revealed type is "torch._tensor.Tensor[B, Literal[1], Literal[512]]"
+        cls_tokens = repeat(self.cls_token, "1 1 d -> b 1 d", b=b)  # einops' type: the input's class
+        reveal_type(cls_tokens)  # N: Revealed type is "torch.nn.parameter.Parameter[B, Literal[1], Literal[512]]"
         return torch.cat((cls_tokens, x), dim=1)
 
 
