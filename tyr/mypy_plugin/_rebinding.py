@@ -361,8 +361,10 @@ def _rebind_declared(api: TypeChecker, body: _Body, target: Target, result: Type
         if any(_has_shape(t) and t != value for t in tensors):
             # A local first assigned where no hook ran (`h = x`): its declared shape would come back
             # on each read, met with this value's unknown sizes.  From here on it is declared `Any`.
+            # (mypy checks this assignment against the type declared before: a value it does not
+            # admit is `Any`, as below.)
             _declare(api, target, var, AnyType(TypeOfAny.special_form))
-            return result
+            return result if is_subtype(value, declared) else AnyType(TypeOfAny.special_form)
     if is_subtype(value, declared):
         return result
     if var.is_argument:
