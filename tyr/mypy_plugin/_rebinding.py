@@ -335,7 +335,9 @@ def _rebind_declared(api: TypeChecker, body: _Body, target: Target, result: Type
     tensors = [t for t in _members(declared) if _is_tensor(t)]
     value = get_proper_type(result)
     if isinstance(value, AnyType):  # torch's `Any`: the paths that skip this forget the old shape too
-        if whole:
+        # (in a function without shapes the name is declared a plain tensor, as torch's types declare
+        # it, and mypy joins the paths itself, as without tyr: open_clip's `pooled`)
+        if whole and body.shaped:
             _join_paths(api, target, value)
         if var.is_argument and any(_has_shape(t) for t in tensors):
             _note_parameter(api, target)
