@@ -31,7 +31,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 
-from tyr._symbolic import Expr, const, division_facts, parse, sym
+from tyr._symbolic import Expr, const, division_facts, parse, product_divisions, sym
 from tyr.shape_rules import ShapeRuleError, Variadic
 from tyr.shape_rules.core import (
     locate,
@@ -296,9 +296,11 @@ def within_division_contract(obj: Any, values: Values) -> bool:
     """
     ints = {k: v for k, v in values.items() if isinstance(v, int)}
     facts: list[tuple[str, Expr]] = []
+    products: list[tuple[Expr, Expr]] = []
 
     def note(e: Expr) -> Expr:
         facts.extend(division_facts(e))
+        products.extend(product_divisions(e))  # `(B*T)//2`: the product is even, not B or T
         return e
 
     _map(obj, note)
@@ -306,6 +308,10 @@ def within_division_contract(obj: Any, values: Values) -> bool:
         d = divisor.evaluate(ints)
         value = ints.get(name)
         if d is None or value is None or d == 0 or value % d:
+            return False
+    for dividend, divisor in products:
+        n, d = dividend.evaluate(ints), divisor.evaluate(ints)
+        if n is None or not d or n % d:
             return False
     return True
 

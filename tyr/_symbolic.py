@@ -305,11 +305,8 @@ def _floordiv(num: Expr, den: Expr, *, as_written: bool = False) -> Expr:
     if common is not None:
         # floor(g*r / (g*m)) == floor(r / m) for a positive g, a product of symbols (sizes are
         # positive) and a positive integer: `(B*T*D)//(2*B*T)` is `D//2`, `(5*K*K)//(5*K*E)` is `K//E`.
-        num, den = _divide_by(num, common), _divide_by(den, common)
-        if den.const_value is not None:
-            return _floordiv_const(num, den.const_value)
-        divisor = _monomial(den)
-        assert divisor is not None
+        # Divided again from the top: what is left may be a small constant (`(-B)//(B*B)` is `(-1)//B`, -1).
+        return _floordiv(_divide_by(num, common), _divide_by(den, common), as_written=as_written)
     # (q*m + r) // m == q + r // m for a monomial m and integer polynomials q, r.
     quotient: dict[Monomial, int] = {}
     rest: dict[Monomial, int] = {}
@@ -322,7 +319,11 @@ def _floordiv(num: Expr, den: Expr, *, as_written: bool = False) -> Expr:
     q = Expr._from_dict(quotient)
     if not rest:
         return q
-    return _add(q, _atom(Expr._from_dict(rest), den))
+    left = Expr._from_dict(rest)
+    value = left.const_value
+    if value is not None and positive is not None and -positive[1] <= value < positive[1]:
+        return _add(q, const(0 if value >= 0 else -1))  # `(W - 1)//W` is 1 + (-1)//W, that is 0
+    return _add(q, _atom(left, den))
 
 
 def _common_factor(num: Expr, den: Expr) -> tuple[Counter[Atom], int] | None:
