@@ -17,4 +17,7 @@ def probs(x: Tensor[B, V]) -> None:
     reveal_type(F.log_softmax(x, dim=1))  # N: Revealed type is "torch._tensor.Tensor[B, V]"
     reveal_type(torch.softmax(x, 0))  # N: Revealed type is "torch._tensor.Tensor[B, V]"
     reveal_type(x.cumsum(1))  # N: Revealed type is "torch._tensor.Tensor[B, V]"
+    reveal_type(x.logcumsumexp(0))  # N: Revealed type is "torch._tensor.Tensor[B, V]"
+    reveal_type(torch.cummax(x, dim=1).values)  # N: Revealed type is "torch._tensor.Tensor[B, V]"
+    x.cummin(2)  # E: cummin: dimension 2 is out of range for a 2-d tensor (expected -2 to 1)  [tyr-shape]
     x.softmax(2)  # E: softmax: dimension 2 is out of range for a 2-d tensor (expected -2 to 1)  [tyr-shape]
