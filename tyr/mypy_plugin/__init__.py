@@ -301,8 +301,11 @@ class TyrPlugin(Plugin):
             result = hook(ctx)
             if attempt:
                 return result
-            # Guarded too: an internal error there is reported, and the hook's result stands.
-            return _guarded(_rebinding.settle, lambda _: result, result=result, assignments=assignments)(ctx)
+            try:
+                return _rebinding.settle(ctx, result, assignments)
+            except Exception as err:  # reported as `_guarded` does; the hook's result stands
+                _internal_error(ctx, err)
+                return result
 
         return run
 
@@ -598,14 +601,18 @@ def _guarded(hook: Callable[..., _Result], fallback: Callable[[Any], _Result], *
         try:
             result = hook(ctx, **bound)
         except Exception as err:
-            if os.environ.get("TYR_MYPY_PLUGIN_RAISE"):
-                raise
-            message = _errors.INTERNAL.format(error=f"{type(err).__name__}: {err}")
-            ctx.api.fail(message, ctx.context, code=_errors.INTERNAL_CODE)
+            _internal_error(ctx, err)
             return fallback(ctx)
         return result if lookup is None else _REMAINDERS.inexact(ctx.api, result, lookup)
 
     return run
+
+
+def _internal_error(ctx: Any, err: Exception) -> None:
+    """Report an error inside tyr's hooks on the call's line (`tyr-internal`), or raise it when asked to."""
+    if os.environ.get("TYR_MYPY_PLUGIN_RAISE"):
+        raise err
+    ctx.api.fail(_errors.INTERNAL.format(error=f"{type(err).__name__}: {err}"), ctx.context, code=_errors.INTERNAL_CODE)
 
 
 def _analyzed(ctx: AnalyzeTypeContext) -> Type:

@@ -33,7 +33,7 @@ _TF = "torch.functional."
 def function_hook(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Type:
     handler = FUNCTIONS[fullname]
     call = Call(ctx, Scope(lookup), fullname.rpartition(".")[2])
-    if call.has_unmatched(fullname.rpartition(".")[2]):
+    if call.has_unmatched(call.op):
         return call.default
     try:
         return handler(call)

@@ -40,6 +40,7 @@ from mypy.nodes import (
     RaiseStmt,
     ReturnStmt,
     TupleExpr,
+    TypeInfo,
     UnaryExpr,
     Var,
     WhileStmt,
@@ -83,7 +84,7 @@ class Remainders:
         scope = Scope(lookup)
         symbols: set[str] = set()
         for expr in tested:
-            typ = _type_of(api, expr)
+            typ = _type_of(api, expr, cls)
             size = scope.size_of(typ) if typ is not None else None
             if size is not None:
                 symbols |= size.symbols
@@ -142,18 +143,16 @@ def _find(expr: Expression, tested: list[Expression]) -> None:
         _find(expr.index, tested)
 
 
-def _type_of(api: TypeChecker, expr: Expression) -> Type | None:
+def _type_of(api: TypeChecker, expr: Expression, cls: TypeInfo | None) -> Type | None:
     """A tested expression's type: from the checker where it has typed it, else as declared (or
-    inferred where it was assigned), for a name or an attribute of `self`."""
+    inferred where it was assigned), for a name or an attribute of `self` (of `cls`)."""
     known = api.lookup_type_or_none(expr)
     if known is not None:
         return known
     if isinstance(expr, NameExpr) and isinstance(expr.node, Var):
         return expr.node.type
-    if isinstance(expr, MemberExpr) and isinstance(expr.expr, NameExpr):
-        function = api.scope.current_function()
-        cls = api.scope.enclosing_class(function) if function is not None else None
-        symbol = cls.get(expr.name) if cls is not None else None
+    if isinstance(expr, MemberExpr) and isinstance(expr.expr, NameExpr) and cls is not None:
+        symbol = cls.get(expr.name)
         if symbol is not None and isinstance(symbol.node, Var):
             return symbol.node.type
     return None
