@@ -153,6 +153,11 @@ def bind_call(
     for message, where in binder.errors:
         # on the argument that does not fit (the line of the call, unless the call spans lines)
         api.fail(prefix + message, contexts.get(where, context), code=_errors.SHAPE)
+    result = get_proper_type(return_type)
+    if binder.errors and isinstance(result, Instance) and result.type.fullname == _names.TENSOR:
+        # which binding of a conflicting size is right is unknown: a result shaped after one of
+        # them would fail later checks that the fixed call passes (errors after the real one)
+        return scope.tensor_type(None)
     return normalise(expand_type(binder.bind_expressions(return_type), binder.environment()), scope)
 
 

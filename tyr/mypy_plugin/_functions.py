@@ -16,7 +16,7 @@ from mypy.plugin import FunctionContext
 from mypy.types import TupleType, Type, get_proper_type
 
 from tyr import shape_rules as rules
-from tyr.mypy_plugin import _tensors
+from tyr.mypy_plugin import _more_ops, _tensors
 from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
 from tyr.mypy_plugin._types import Lookup, Scope
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, Variadic, creation
@@ -140,7 +140,7 @@ def _repeated(call: Call, rule: Callable[[MaybeShape, Size, int], MaybeShape], d
 
 def _where(call: Call) -> Type:
     if not call.given("input", "self"):
-        return call.default  # torch.where(condition): a tuple of index tensors
+        return _more_ops.where_condition(call)
     return call.tensor(
         rules.where(call.tensor_arg("condition"), call.tensor_arg("input", "self"), call.tensor_arg("other"))
     )
@@ -760,6 +760,9 @@ for _method in (
     if _method in _tensors.METHODS and not _method.startswith("_"):
         FUNCTIONS[_VF + _method] = _as_method(_method)
 FUNCTIONS[_TF + "norm"] = _as_method("norm")
+for _method in _more_ops.METHODS:
+    FUNCTIONS[_VF + _method] = _as_method(_method)
+FUNCTIONS.update(_more_ops.FUNCTIONS)
 
 FUNCTIONS[_NN + "linear"] = _linear
 for _name in (

@@ -39,13 +39,15 @@ from typing import Union
 
 from mypy.binder import CurrentType
 from mypy.checker import TypeChecker
-from mypy.literals import literal_hash
+from mypy.literals import literal, literal_hash
 from mypy.nodes import (
+    LITERAL_TYPE,
     AssignmentStmt,
     CallExpr,
     ConditionalExpr,
     Decorator,
     Expression,
+    ExpressionStmt,
     FuncDef,
     FuncItem,
     ListExpr,
@@ -176,6 +178,8 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
     if not isinstance(ctx.api, TypeChecker):
         return result
     forget_inferred(ctx.api)
+    if isinstance(ctx, MethodContext):
+        _reshaped_in_place(ctx, ctx.api, result)
     if not _rebinds(result) or _one_member_of_union(ctx):
         return result
     body = assignments.body(ctx.api)
@@ -189,6 +193,48 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
         _settle(ctx.api, body, target, result, join=whole)
         return result
     return _rebind_declared(ctx.api, body, target, result, whole=whole)
+
+
+RESHAPED_IN_PLACE = frozenset(
+    {"unsqueeze_", "squeeze_", "t_", "transpose_", "swapdims_", "swapaxes_", "resize_", "resize_as_",
+     "as_strided_", "set_"}
+)
+"""Tensor methods that change the shape of the tensor they are called on."""
+
+
+def _reshaped_in_place(ctx: MethodContext, api: TypeChecker, result: Type) -> None:
+    """`y.unsqueeze_(0)`: the tensor a name holds changes shape with no assignment.  From the call on,
+    the name is declared a tensor of unknown shape (where mypy inferred its type), and so the
+    paths that may not have run the call hold.  A read after a call the function always runs
+    once (a statement of its body, not of a branch or a loop) gives the call's result
+    (`Tensor[1, B, T, D]`); after any other, the unknown shape, never the old one nor a
+    union of shapes that a later check could fail on."""
+    call = ctx.context
+    if not (isinstance(call, CallExpr) and isinstance(call.callee, MemberExpr)):
+        return
+    if call.callee.name not in RESHAPED_IN_PLACE:
+        return
+    receiver = call.callee.expr
+    key = literal_hash(receiver)
+    old = get_proper_type(ctx.type)
+    if key is None or literal(receiver) != LITERAL_TYPE or not isinstance(old, Instance) or not _is_tensor(old):
+        return
+    now = get_proper_type(result)
+    if now == old:
+        return
+    unknown = _unknown_rank(api, old)
+    if isinstance(receiver, NameExpr) and isinstance(receiver.node, Var):
+        var = receiver.node
+        if var.type is not None and not var.is_final and (var.is_inferred or var.is_argument):
+            _declare(api, receiver, var, unknown)
+    owner = api.scope.current_function() or api.tree
+    statements = owner.body.body if isinstance(owner, FuncItem) else owner.defs
+    once = any(isinstance(st, ExpressionStmt) and st.expr is call for st in statements)
+    api.binder.put(receiver, now if once and _is_tensor(now) else unknown)
+    for frame in api.binder.frames[:-1]:
+        current = frame.types.get(key)
+        if current is not None:
+            frame.types[key] = CurrentType(unknown, current.from_assignment)
 
 
 def _one_member_of_union(ctx: FunctionContext | MethodContext | AttributeContext) -> bool:
@@ -520,7 +566,19 @@ def _loosened(api: TypeChecker, var: Var, result: Type) -> Type | None:
     loose = _unknown_sizes(api, result)
     if not stale and not any(_is_unknown_sizes(item) and item != loose for item in tensors):
         return None
+    if _has_variadic(result):
+        # mypy narrows a declared tensor of unknown rank by `Tensor[*Bs, Any]` to a union with
+        # `Tensor[*tuple[Never, ...]]`, which fails a later check: such a name is declared `Any`
+        return AnyType(TypeOfAny.special_form)
     return UnionType.make_union([*(item for item in items if not _is_tensor(item)), loose])
+
+
+def _has_variadic(result: Type) -> bool:
+    """A tensor whose shape holds a `TypeVarTuple` (`Tensor[*Bs, Any]`)."""
+    p = get_proper_type(result)
+    return isinstance(p, Instance) and any(
+        isinstance(arg, UnpackType) and isinstance(get_proper_type(arg.type), TypeVarTupleType) for arg in p.args
+    )
 
 
 def _declare(api: TypeChecker, name: NameExpr, var: Var, declared: Type) -> None:

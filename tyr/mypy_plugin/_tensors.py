@@ -18,7 +18,7 @@ from mypy.types import AnyType, Instance, LiteralType, TupleType, Type, UnionTyp
 
 from tyr import shape_rules as rules
 from tyr._symbolic import const
-from tyr.mypy_plugin import _names
+from tyr.mypy_plugin import _more_ops, _names
 from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
 from tyr.mypy_plugin._dtypes import Binding, Bindings, index_dtype, local_bindings
 from tyr.mypy_plugin._errors import SHAPE
@@ -490,9 +490,9 @@ def _median(call: Call, shape: MaybeShape) -> Type:
 
 
 def _argmax(call: Call, shape: MaybeShape) -> Type:
-    dim = call.int_arg("dim", default=None)
+    dim = _more_ops.optional_int(call, "dim")
     keepdim = call.bool_arg("keepdim", default=False)
-    return call.tensor(rules.argmax(shape, dim, keepdim, op=call.op))  # type: ignore[arg-type]
+    return call.tensor(rules.argmax(shape, dim, keepdim, op=call.op))
 
 
 def _along(call: Call, shape: MaybeShape) -> Type:
@@ -827,6 +827,8 @@ METHODS.update(
         "swapaxes": _transpose,
         "swapdims": _transpose,
         "transpose_": _transpose,
+        "swapaxes_": _transpose,
+        "swapdims_": _transpose,
         "permute": _permute,
         "t": _t,
         "t_": _t,
@@ -884,5 +886,6 @@ METHODS.update(
         "triu": _tril,
         "tril_": _tril,
         "triu_": _tril,
+        **_more_ops.METHODS,
     }
 )

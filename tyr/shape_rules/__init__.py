@@ -17,7 +17,20 @@ exact promise.
 """
 
 from tyr.shape_rules.broadcast import broadcast_shapes, broadcast_sizes, broadcasts_to, expand, masked_fill, where
-from tyr.shape_rules.concat import cat, cat_repeated, chunk, split, stack, stack_repeated, unbind
+from tyr.shape_rules.concat import (
+    atleast,
+    cat,
+    cat_repeated,
+    chunk,
+    column_stack,
+    dstack,
+    hstack,
+    split,
+    stack,
+    stack_repeated,
+    unbind,
+    vstack,
+)
 from tyr.shape_rules.conv import (
     IntOrTuple,
     Stride,
@@ -60,8 +73,10 @@ from tyr.shape_rules.matmul import (
     baddbmm,
     bmm,
     cdist,
+    cross,
     dot,
     einsum,
+    kron,
     linear,
     matmul,
     mm,
@@ -70,6 +85,7 @@ from tyr.shape_rules.matmul import (
     outer,
     permute,
     t,
+    tensordot,
     transpose,
 )
 from tyr.shape_rules.nn_functional import (
@@ -90,7 +106,11 @@ from tyr.shape_rules.nn_functional import (
     tril,
 )
 from tyr.shape_rules.reorder import (
+    diag,
+    diag_embed,
+    diagflat,
     diagonal,
+    diff,
     flip,
     flip_lr,
     movedim,
@@ -105,7 +125,9 @@ from tyr.shape_rules.reorder import (
     view_as_complex,
     view_as_real,
 )
-from tyr.shape_rules.reduce import along_dim, argmax, max_along, multinomial, reduce, topk
+from tyr.shape_rules.reduce import along_dim, argmax, max_along, multinomial, quantile, reduce, topk
+from tyr.shape_rules.selection import masked_select, nonzero, nonzero_tuple
+from tyr.shape_rules.spectral import fft, fftn
 from tyr.shape_rules.view import flatten, infer_sizes, repeat, reshape, squeeze, unflatten, unsqueeze, view
 
 __all__ = [
@@ -143,8 +165,10 @@ __all__ = [
     "baddbmm",
     "bmm",
     "cdist",
+    "cross",
     "dot",
     "einsum",
+    "kron",
     "linear",
     "matmul",
     "mm",
@@ -153,6 +177,7 @@ __all__ = [
     "outer",
     "permute",
     "t",
+    "tensordot",
     "transpose",
     # views
     "flatten",
@@ -164,7 +189,11 @@ __all__ = [
     "unsqueeze",
     "view",
     # moving elements and dims
+    "diag",
+    "diag_embed",
+    "diagflat",
     "diagonal",
+    "diff",
     "flip",
     "flip_lr",
     "movedim",
@@ -179,20 +208,33 @@ __all__ = [
     "view_as_complex",
     "view_as_real",
     # joining and splitting
+    "atleast",
     "cat",
     "cat_repeated",
     "chunk",
+    "column_stack",
+    "dstack",
+    "hstack",
     "split",
     "stack",
     "stack_repeated",
     "unbind",
+    "vstack",
     # reductions
     "along_dim",
     "argmax",
     "max_along",
     "multinomial",
+    "quantile",
     "reduce",
     "topk",
+    # sizes that depend on values
+    "masked_select",
+    "nonzero",
+    "nonzero_tuple",
+    # Fourier transforms
+    "fft",
+    "fftn",
     # indexing
     "gather",
     "index",

@@ -1,4 +1,5 @@
-"""Joining and splitting: `torch.cat`, `stack`, `split`, `chunk`, `unbind`."""
+"""Joining and splitting: `torch.cat`, `stack`, `hstack` / `vstack` / `dstack` / `column_stack`, `atleast_{1,2,3}d`,
+`split`, `chunk`, `unbind`."""
 
 from __future__ import annotations
 
@@ -54,17 +55,17 @@ def _ranks_can_match(a: Shape, b: Shape) -> bool:
     return a[va] != b[vb] or len(a) == len(b)  # one Variadic has one length
 
 
-def cat(shapes: Sequence[MaybeShape], dim: int = 0) -> MaybeShape:
+def cat(shapes: Sequence[MaybeShape], dim: int = 0, *, op: str = "cat") -> MaybeShape:
     """`torch.cat(tensors, dim)`: sizes along `dim` add up; every other dim must be equal (no broadcasting).
 
     All operands need the same number of dims, and none may be 0-d.  For backward
     compatibility torch skips 1-d operands of size 0 (`(0,)`) whatever the others' shapes.
     """
     if not shapes:
-        raise ShapeRuleError("cat: expected a non-empty list of tensors")
+        raise ShapeRuleError(f"{op}: expected a non-empty list of tensors")
     for i, shape in enumerate(shapes):
         if shape is not None and rank(shape) == 0:
-            raise ShapeRuleError(f"cat: the 0-d tensor at position {i} cannot be concatenated")
+            raise ShapeRuleError(f"{op}: the 0-d tensor at position {i} cannot be concatenated")
     if any(s is None for s in shapes):
         return None
     known = [s for s in shapes if s is not None]
@@ -84,7 +85,7 @@ def cat(shapes: Sequence[MaybeShape], dim: int = 0) -> MaybeShape:
             return None
         # otherwise the 1-d operands of unknown size are valid only if torch skips them
     first = known[kept[0]]
-    pos = locate(first, dim, "cat", scalar_as_1d=False)
+    pos = locate(first, dim, op, scalar_as_1d=False)
     if pos is None:
         return None
     out: list[Size | Variadic] = list(first)
@@ -92,7 +93,7 @@ def cat(shapes: Sequence[MaybeShape], dim: int = 0) -> MaybeShape:
         shape = known[i]
         if not _ranks_can_match(first, shape):
             raise ShapeRuleError(
-                f"cat: tensors must have the same number of dimensions: {show_shape(first)} at position "
+                f"{op}: tensors must have the same number of dimensions: {show_shape(first)} at position "
                 f"{kept[0]} and {show_shape(shape)} at position {i}"
             )
         if len(shape) != len(first) or variadic_index(shape) != variadic_index(first):
@@ -108,7 +109,7 @@ def cat(shapes: Sequence[MaybeShape], dim: int = 0) -> MaybeShape:
                 out[j] = b
             elif differ(a, b):
                 raise ShapeRuleError(
-                    f"cat: sizes must match except in dimension {dim}: dimension {describe_dim(first, j)} is "
+                    f"{op}: sizes must match except in dimension {dim}: dimension {describe_dim(first, j)} is "
                     f"{show(a)} in the tensor at position {kept[0]} but {show(b)} at position {i}"
                 )
     return tuple(out)
@@ -187,6 +188,75 @@ def _insert(shape: Shape, dim: int, size: Size) -> MaybeShape:
     if pos is None:
         return None
     return (*shape[:pos], size, *shape[pos:])
+
+
+def atleast(shape: MaybeShape, n: int) -> MaybeShape:
+    """`torch.atleast_{n}d(x)`: a tensor of fewer than `n` dims viewed with ones added.
+
+    A 0-d tensor becomes `(1,)`, `(1, 1)` or `(1, 1, 1)`; a 1-d `(N,)` becomes `(1, N)` or
+    `(1, N, 1)`; a 2-d `(A, B)` becomes `(A, B, 1)` for `n = 3`.  Larger tensors pass through.
+    """
+    if shape is None:
+        return None
+    if min_rank(shape) >= n:
+        return shape
+    if rank(shape) is None:
+        return None
+    one = const(1)
+    if not shape:
+        return (one,) * n
+    if len(shape) == 1:
+        return (one, shape[0]) if n == 2 else (one, shape[0], one)
+    return (*shape, one)
+
+
+def _atleast_all(shapes: Sequence[MaybeShape], n: int) -> list[MaybeShape]:
+    return [atleast(s, n) for s in shapes]
+
+
+def hstack(shapes: Sequence[MaybeShape]) -> MaybeShape:
+    """`torch.hstack(tensors)`: 1-d tensors (after `atleast_1d`) joined along dim 0, others along dim 1.
+
+    Which dim depends on the first tensor's number of dims, unknown when its shape is.
+    """
+    if not shapes:
+        raise ShapeRuleError("hstack: expected a non-empty list of tensors")
+    lifted = _atleast_all(shapes, 1)
+    first = lifted[0]
+    if first is None or (rank(first) is None and min_rank(first) < 2):
+        return None
+    return cat(lifted, 0 if rank(first) == 1 else 1, op="hstack")
+
+
+def vstack(shapes: Sequence[MaybeShape]) -> MaybeShape:
+    """`torch.vstack(tensors)` (and `row_stack`): `atleast_2d` of each, joined along dim 0."""
+    if not shapes:
+        raise ShapeRuleError("vstack: expected a non-empty list of tensors")
+    return cat(_atleast_all(shapes, 2), 0, op="vstack")
+
+
+def dstack(shapes: Sequence[MaybeShape]) -> MaybeShape:
+    """`torch.dstack(tensors)`: `atleast_3d` of each, joined along dim 2."""
+    if not shapes:
+        raise ShapeRuleError("dstack: expected a non-empty list of tensors")
+    return cat(_atleast_all(shapes, 3), 2, op="dstack")
+
+
+def column_stack(shapes: Sequence[MaybeShape]) -> MaybeShape:
+    """`torch.column_stack(tensors)`: 0-d and 1-d tensors become columns `(N, 1)`, then all join along dim 1."""
+    if not shapes:
+        raise ShapeRuleError("column_stack: expected a non-empty list of tensors")
+    columns: list[MaybeShape] = []
+    for shape in shapes:
+        if shape is None or (min_rank(shape) < 2 and rank(shape) is None):
+            columns.append(None)
+        elif rank(shape) == 0:
+            columns.append((const(1), const(1)))
+        elif rank(shape) == 1:
+            columns.append((shape[0], const(1)))
+        else:
+            columns.append(shape)
+    return cat(columns, 1, op="column_stack")
 
 
 # -- splitting ---------------------------------------------------------------------------------------

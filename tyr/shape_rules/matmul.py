@@ -1,9 +1,10 @@
-"""Products and dim reorderings: `@`/`matmul`, `F.linear`, `outer`, `einsum`, `.T`, `.mT`, `transpose`, `permute`."""
+"""Products and dim reorderings: `@`/`matmul`, `F.linear`, `outer`, `tensordot`, `kron`, `cross`, `einsum`, `.T`, `.mT`, `transpose`, `permute`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tyr._symbolic import const
 from tyr.shape_rules.broadcast import broadcast_shapes, broadcast_sizes, broadcasts_to
 from tyr.shape_rules.core import (
     MaybeShape,
@@ -33,6 +34,12 @@ def _after_variadic(shape: Shape) -> int:
     """How many dims at the end of `shape` are fixed (all of them when it has no Variadic)."""
     v = variadic_index(shape)
     return len(shape) if v is None else len(shape) - v - 1
+
+
+def _before_variadic(shape: Shape) -> int:
+    """How many dims at the start of `shape` are fixed (all of them when it has no Variadic)."""
+    v = variadic_index(shape)
+    return len(shape) if v is None else v
 
 
 def _size(shape: Shape, pos: int) -> Size:
@@ -252,6 +259,96 @@ def outer(a: MaybeShape, b: MaybeShape) -> MaybeShape:
     if a is None or b is None or variadic_index(a) is not None or variadic_index(b) is not None:
         return None
     return (a[0], b[0])
+
+
+def tensordot(a: MaybeShape, b: MaybeShape, dims: int | tuple[Sequence[int], Sequence[int]]) -> MaybeShape:
+    """`torch.tensordot(a, b, dims)`: the dims `dims` names contracted, the rest of `a` then the rest of `b`.
+
+    An int `k` contracts the last `k` dims of `a` with the first `k` of `b`; a pair of lists
+    names them.  Contracted sizes must be equal, or one of them 1.
+    """
+    op = "tensordot"
+    if isinstance(dims, int):
+        if dims < 0:
+            raise ShapeRuleError(f"{op}: dims must be non-negative, got {dims}")
+        for shape, name in ((a, "the first tensor"), (b, "the second tensor")):
+            if shape is not None and rank(shape) is not None and dims > len(shape):
+                raise ShapeRuleError(f"{op}: cannot contract {dims} dims of {name} {show_shape(shape)}")
+        if a is None or b is None or _after_variadic(a) < dims or _before_variadic(b) < dims:
+            return None
+        pa: list[int | None] = list(range(len(a) - dims, len(a)))
+        pb: list[int | None] = list(range(dims))
+    else:
+        da, db = dims
+        if len(da) != len(db):
+            raise ShapeRuleError(f"{op}: the two lists of dims must have the same length, got {list(da)} and {list(db)}")
+        if a is None or b is None:
+            return None
+        pa, pb = _contracted(a, da, op), _contracted(b, db, op)
+    if any(p is None for p in pa + pb) or (variadic_index(a) is not None and variadic_index(b) is not None):
+        return None
+    for i, j in zip(pa, pb):
+        assert i is not None and j is not None
+        x, y = _size(a, i), _size(b, j)
+        if not broadcast_sizes(x, y)[0]:
+            raise mismatch(op, "the first tensor", describe_dim(a, i), x, "the second tensor", describe_dim(b, j), y)
+    return (*(s for k, s in enumerate(a) if k not in pa), *(s for k, s in enumerate(b) if k not in pb))
+
+
+def _contracted(shape: Shape, dims: Sequence[int], op: str) -> list[int | None]:
+    positions = [locate(shape, d, op, scalar_as_1d=False) for d in dims]
+    known = [p for p in positions if p is not None]
+    if len(set(known)) != len(known):
+        raise ShapeRuleError(f"{op}: a dim appears twice in {list(dims)}")
+    return positions
+
+
+def _first_of_size_3(shape: MaybeShape, op: str) -> int | None:
+    """The dim `torch.cross` picks when given none: the input's first of size 3 (None where not evident)."""
+    if shape is None or rank(shape) is None:
+        return None
+    for i, size in enumerate(sizes(shape)):
+        value = None if size is None else size.const_value
+        if value == 3:
+            return i
+        if value is None:
+            return None  # this one may be 3
+    raise ShapeRuleError(f"{op}: the input {show_shape(shape)} has no dimension of size 3")
+
+
+def kron(a: MaybeShape, b: MaybeShape) -> MaybeShape:
+    """`torch.kron(a, b)`: shapes aligned at their last dims (the shorter padded with 1s), sizes multiplied."""
+    if a is None or b is None or rank(a) is None or rank(b) is None:
+        return None
+    n = max(len(a), len(b))
+    one = const(1)
+    left, right = (one,) * (n - len(a)) + sizes(a), (one,) * (n - len(b)) + sizes(b)
+    return tuple(None if x is None or y is None else x * y for x, y in zip(left, right))
+
+
+def cross(a: MaybeShape, b: MaybeShape, dim: int | None) -> MaybeShape:
+    """`torch.cross(a, b, dim)` / `torch.linalg.cross`: two tensors of one number of dims, broadcast, 3 along `dim`.
+
+    With `dim=None` (`torch.cross`'s deprecated default) torch picks the first dim of size 3;
+    the shape is the broadcast one either way.
+    """
+    op = "cross"
+    if a is not None and b is not None and rank(a) is not None and rank(b) is not None and len(a) != len(b):
+        raise ShapeRuleError(
+            f"{op}: the inputs must have the same number of dims, not {show_shape(a)} and {show_shape(b)}"
+        )
+    out = broadcast_shapes(a, b, op=op, operands=("input", "other"))
+    if dim is None:
+        dim = _first_of_size_3(a, op)
+        if dim is None:
+            return out
+    for shape, name in ((a, "input"), (b, "other")):
+        if shape is None or rank(shape) is None:
+            continue
+        size = _size(shape, wrap_dim(dim, len(shape), op, scalar_as_1d=False))
+        if size is not None and size.const_value is not None and size.const_value != 3:
+            raise ShapeRuleError(f"{op}: dimension {dim} of {name} {show_shape(shape)} must be 3, not {show(size)}")
+    return out
 
 
 # -- reordering dims -----------------------------------------------------------------------------

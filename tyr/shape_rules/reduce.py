@@ -121,6 +121,22 @@ def max_along(shape: MaybeShape, dim: int, keepdim: bool = False, *, op: str = "
     return None if out is None else (out, out)
 
 
+def quantile(
+    shape: MaybeShape, q: MaybeShape, dim: int | None = None, keepdim: bool = False, *, op: str = "quantile"
+) -> MaybeShape:
+    """`torch.quantile(x, q, dim, keepdim)` / `nanquantile`: `x` reduced over `dim` (all dims when None), with
+    one leading dim of `Q` quantiles when `q` is a 1-d `(Q,)` tensor (`q=()` is a scalar).
+    The input may not be empty."""
+    if q is not None and rank(q) is not None and len(q) > 1:
+        raise ShapeRuleError(f"{op}: q must be a scalar or a 1-d tensor, not {show_shape(q)}")
+    if shape is not None and const_of(numel(shape)) == 0:
+        raise ShapeRuleError(f"{op}: the input {show_shape(shape)} has no elements")
+    reduced = reduce(shape, dim, keepdim, op=op)
+    if reduced is None or q is None or rank(q) is None:
+        return None
+    return (*q, *reduced)
+
+
 def along_dim(shape: MaybeShape, dim: int, *, op: str = "softmax") -> MaybeShape:
     """Ops that keep the shape and work along one dim: `softmax`, `log_softmax`, `cumsum`, `cumprod`,
     `argsort`, `sort` (values and indices).  The dim must exist (a 0-d tensor takes 0 and -1)."""

@@ -1,18 +1,20 @@
-"""Moving elements and dims around: `flip`, `roll`, `rot90`, `movedim`, `narrow`, `diagonal`, `Tensor.unfold`,
-`repeat_interleave`, `tile`, `pixel_shuffle` / `pixel_unshuffle`, `view_as_complex` / `view_as_real`."""
+"""Moving elements and dims around: `flip`, `roll`, `rot90`, `movedim`, `narrow`, `diagonal`, `diag`, `diagflat`,
+`diag_embed`, `diff`, `Tensor.unfold`, `repeat_interleave`, `tile`, `pixel_shuffle` / `pixel_unshuffle`, `view_as_complex` / `view_as_real`."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from tyr._symbolic import Expr, const
 from tyr.shape_rules.core import (
+    UNKNOWN,
     Dims,
     MaybeShape,
     Shape,
     ShapeRuleError,
     Size,
     SizeArg,
+    Unknown,
     Variadic,
     as_size,
     const_of,
@@ -216,12 +218,113 @@ def _clamped_min(a: Expr, b: Expr) -> Size:
     """`max(min(a, b), 0)` where evident."""
     low_ab, low_ba = lower_bound(b - a), lower_bound(a - b)
     smaller = a if low_ab is not None and low_ab >= 0 else b if low_ba is not None and low_ba >= 0 else None
-    if smaller is None:
-        return None
-    if _negative(smaller):
+    return None if smaller is None else _clamped(smaller)
+
+
+def _clamped(size: Expr) -> Size:
+    """`max(size, 0)` where evident."""
+    if _negative(size):
         return const(0)
-    low = lower_bound(smaller)
-    return smaller if low is not None and low >= 0 else None
+    low = lower_bound(size)
+    return size if low is not None and low >= 0 else None
+
+
+def diag(shape: MaybeShape, offset: int = 0) -> MaybeShape:
+    """`torch.diag(x, offset)` (torch calls it `diagonal`): a 1-d `(N,)` becomes the square matrix `(N + |k|, N + |k|)`; a 2-d
+    tensor gives its `k`-th diagonal (as `x.diagonal(k)`).  Other numbers of dims are an error."""
+    if shape is None:
+        return None
+    if min_rank(shape) > 2 or rank(shape) == 0:
+        raise ShapeRuleError(f"diag: expects a 1-d or 2-d tensor, not {show_shape(shape)}")
+    if rank(shape) is None:
+        return None
+    if len(shape) == 2:
+        return _renamed(lambda: diagonal(shape, offset), "diagonal", "diag")
+    (size,) = sizes(shape)
+    side = None if size is None else size + abs(offset)
+    return (side, side)
+
+
+def diagflat(shape: MaybeShape, offset: int = 0) -> MaybeShape:
+    """`torch.diagflat(x, offset)`: the flattened input on a diagonal, `(n + |k|, n + |k|)` for `n` elements."""
+    total = None if shape is None else numel(shape)
+    side = None if total is None else total + abs(offset)
+    return (side, side)
+
+
+def diag_embed(shape: MaybeShape, offset: int = 0, dim1: int = -2, dim2: int = -1) -> MaybeShape:
+    """`torch.diag_embed(x, offset, dim1, dim2)`: the last dim `N` becomes two dims of `N + |offset|`, at
+    `dim1` and `dim2` of the result (which has one dim more)."""
+    op = "diag_embed"
+    if shape is None:
+        return None
+    if rank(shape) == 0:
+        raise ShapeRuleError(f"{op}: expects a tensor with at least 1 dimension, not a 0-d one")
+    if rank(shape) is None:
+        return None
+    n = len(shape) + 1
+    first, second = wrap_dim(dim1, n, op), wrap_dim(dim2, n, op)
+    if first == second:
+        raise ShapeRuleError(f"{op}: the two dims must differ, got {dim1} and {dim2}")
+    last = shape[-1]
+    assert not isinstance(last, Variadic)
+    side = None if last is None else last + abs(offset)
+    out: list[Size | Variadic] = list(shape[:-1])
+    for pos in sorted((first, second)):
+        out.insert(pos, side)
+    return tuple(out)
+
+
+def diff(
+    shape: MaybeShape, n: int = 1, dim: int = -1, prepend: MaybeShape | Unknown = UNKNOWN, append: MaybeShape | Unknown = UNKNOWN
+) -> MaybeShape:
+    """`torch.diff(x, n, dim, prepend, append)`: `n`-th differences along `dim`, of `x` with `prepend` and
+    `append` joined at its ends (each with as many dims, equal sizes off `dim`).  Dim `dim`
+    shrinks by `n`, to no less than 0; `n = 0` returns `x` itself.  `prepend` / `append` are
+    `UNKNOWN` when not given (None is a tensor of unknown shape)."""
+    op = "diff"
+    if shape is None:
+        return None
+    if rank(shape) == 0:
+        raise ShapeRuleError(f"{op}: expects a tensor with at least 1 dimension, not a 0-d one")
+    if n < 0:
+        raise ShapeRuleError(f"{op}: the order n must be non-negative, got {n}")
+    ends = [(e, name) for e, name in ((prepend, "prepend"), (append, "append")) if not isinstance(e, Unknown)]
+    if not ends and n == 0:
+        return shape  # torch returns the input before looking at `dim`
+    pos = locate(shape, dim, op)
+    size = None if pos is None else shape[pos]
+    assert not isinstance(size, Variadic)
+    for extra, name in ends:
+        if extra is None or rank(extra) is None or rank(shape) is None:
+            size = None
+            continue
+        if len(extra) != len(shape):
+            raise ShapeRuleError(
+                f"{op}: {name} {show_shape(extra)} must have as many dims as the input {show_shape(shape)}"
+            )
+        assert pos is not None
+        whole, other = sizes(shape), sizes(extra)
+        for j, (a, b) in enumerate(zip(whole, other)):
+            if j != pos and differ(a, b):
+                raise ShapeRuleError(
+                    f"{op}: {name} {show_shape(extra)} must match the input {show_shape(shape)} in every dim but {dim}"
+                )
+        added = other[pos]
+        size = None if size is None or added is None else size + added
+    if n == 0:
+        return shape
+    if pos is None:
+        return None
+    return (*shape[:pos], None if size is None else _clamped(size - n), *shape[pos + 1 :])
+
+
+def _renamed(rule: Callable[[], MaybeShape], old: str, new: str) -> MaybeShape:
+    """Run `rule`, its error messages naming the op the user called."""
+    try:
+        return rule()
+    except ShapeRuleError as err:
+        raise ShapeRuleError(str(err).replace(f"{old}:", f"{new}:", 1)) from None
 
 
 def unfold(shape: MaybeShape, dim: int, size: SizeArg, step: SizeArg) -> MaybeShape:

@@ -1,0 +1,229 @@
+"""Hooks for the less common torch ops: `tensordot`, `kron`, `cross`, the `diag` family, `diff`,
+`hstack` and its kin, `atleast_{1,2,3}d`, `quantile`, `var_mean` / `std_mean`, `masked_select`,
+`nonzero` / `argwhere` / one-argument `where`, `ravel`, `msort`, `numel`.
+
+`METHODS` holds the tensor-method handlers (merged into `_tensors.METHODS`), `FUNCTIONS` the
+handlers of the functions that have no method form; the rules are `tyr.shape_rules`'.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from mypy.nodes import Expression, IntExpr, ListExpr, TupleExpr, UnaryExpr
+from mypy.types import AnyType, Type, get_proper_type
+
+from tyr import shape_rules as rules
+from tyr.mypy_plugin._args import Call, NotKnown
+from tyr.shape_rules import MaybeShape
+
+Handler = Callable[[Call, MaybeShape], Type]
+FunctionHandler = Callable[[Call], Type]
+
+
+def optional_int(call: Call, *names: str) -> int | None:
+    """An int argument that may be None (or not given); raises NotKnown when it is not a constant."""
+    actuals = call.actuals(*names)
+    if not actuals or call.is_none(actuals[0]):
+        return None
+    value = call.int_of(actuals[0])
+    if value is None:
+        raise NotKnown
+    return value
+
+
+def _int(call: Call, name: str, default: int) -> int:
+    value = call.int_arg(name, default=default)
+    if not isinstance(value, int):
+        raise NotKnown
+    return value
+
+
+def _result(call: Call, shape: MaybeShape) -> Type:
+    """The tensor of `shape`; where torch declares the callee's result `Any` (`tensordot`, `atleast_2d`)
+    and the shape is unknown, that `Any`, as without tyr."""
+    if shape is None and isinstance(get_proper_type(call.default), AnyType):
+        return call.default
+    return call.tensor(shape)
+
+
+# -- tensor methods (and their function forms) ----------------------------------------------------
+
+
+def _ravel(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(rules.flatten(shape))
+
+
+def _msort(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(rules.along_dim(shape, 0, op="msort"))
+
+
+def _numel(call: Call, shape: MaybeShape) -> Type:
+    """`x.numel()`: the product of the sizes, as a `Dim` (`x.view(x.numel() // d, d)` keeps its sizes)."""
+    total = None if shape is None else rules.core.numel(shape)
+    return call.default if total is None else call.scope.dim_value_type(total)
+
+
+def _diag(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(rules.diag(shape, _int(call, "diagonal", 0)))
+
+
+def _diagflat(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(rules.diagflat(shape, _int(call, "offset", 0)))
+
+
+def _diag_embed(call: Call, shape: MaybeShape) -> Type:
+    offset, dim1, dim2 = _int(call, "offset", 0), _int(call, "dim1", -2), _int(call, "dim2", -1)
+    return call.tensor(rules.diag_embed(shape, offset, dim1, dim2))
+
+
+def _end(call: Call, name: str) -> MaybeShape | rules.Unknown:
+    """A `prepend` / `append` tensor: its shape (None if unknown), or `UNKNOWN` when not given."""
+    actuals = call.actuals(name)
+    if not actuals or call.is_none(actuals[0]):
+        return rules.UNKNOWN
+    try:
+        return call.shape_of(actuals[0])
+    except NotKnown:
+        return None
+
+
+def _diff(call: Call, shape: MaybeShape) -> Type:
+    n, dim = _int(call, "n", 1), _int(call, "dim", -1)
+    return call.tensor(rules.diff(shape, n, dim, _end(call, "prepend"), _end(call, "append")))
+
+
+def _kron(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(rules.kron(shape, call.tensor_arg("other")))
+
+
+def _cross(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(rules.cross(shape, call.tensor_arg("other"), optional_int(call, "dim")))
+
+
+def _masked_select(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(rules.masked_select(shape, call.tensor_arg("mask")))
+
+
+def _nonzero(call: Call, shape: MaybeShape) -> Type:
+    if call.bool_arg("as_tuple", default=False):
+        return call.tensors(rules.nonzero_tuple(shape), call.default)
+    return call.tensor(rules.nonzero(shape))
+
+
+def _quantile(call: Call, shape: MaybeShape) -> Type:
+    actuals = call.actuals("q")
+    if not actuals:
+        raise NotKnown
+    q = call.shape_of(actuals[0])  # a float is a 0-d tensor
+    keepdim = call.bool_arg("keepdim", default=False)
+    return call.tensor(rules.quantile(shape, q, optional_int(call, "dim"), keepdim, op=call.op))
+
+
+METHODS: dict[str, Handler] = {
+    "ravel": _ravel,
+    "msort": _msort,
+    "numel": _numel,
+    "diag": _diag,
+    "diagflat": _diagflat,
+    "diag_embed": _diag_embed,
+    "diff": _diff,
+    "kron": _kron,
+    "cross": _cross,
+    "masked_select": _masked_select,
+    "nonzero": _nonzero,
+    "argwhere": _nonzero,
+    "quantile": _quantile,
+    "nanquantile": _quantile,
+}
+
+
+# -- functions only ---------------------------------------------------------------------------------
+
+
+def _tensordot(call: Call) -> Type:
+    a, b = call.tensor_arg("a"), call.tensor_arg("b")
+    actuals = call.actuals("dims")
+    if not actuals:
+        return _result(call, rules.tensordot(a, b, 2))
+    lists = _pair_of_int_lists(actuals[0].expr)
+    if lists is not None:
+        return _result(call, rules.tensordot(a, b, lists))
+    dims = call.int_of(actuals[0])
+    if dims is None:
+        raise NotKnown
+    return _result(call, rules.tensordot(a, b, dims))
+
+
+def _ints(expr: Expression) -> list[int] | None:
+    """The ints of a literal list or tuple (`[1, -1]`)."""
+    if not isinstance(expr, (ListExpr, TupleExpr)):
+        return None
+    out = []
+    for item in expr.items:
+        if isinstance(item, IntExpr):
+            out.append(item.value)
+        elif isinstance(item, UnaryExpr) and item.op == "-" and isinstance(item.expr, IntExpr):
+            out.append(-item.expr.value)
+        else:
+            return None
+    return out
+
+
+def _pair_of_int_lists(expr: Expression) -> tuple[list[int], list[int]] | None:
+    """`([1, 2], [0, 1])`: `tensordot`'s dims named on each side."""
+    if not isinstance(expr, (ListExpr, TupleExpr)) or len(expr.items) != 2:
+        return None
+    first, second = _ints(expr.items[0]), _ints(expr.items[1])
+    return None if first is None or second is None else (first, second)
+
+
+def _stacking(rule: Callable[[list[MaybeShape]], MaybeShape]) -> FunctionHandler:
+    def handler(call: Call) -> Type:
+        shapes = call.tensor_list_arg("tensors")
+        if shapes is None:
+            raise NotKnown
+        return call.tensor(rule(shapes))
+
+    return handler
+
+
+def _atleast(n: int) -> FunctionHandler:
+    """`torch.atleast_2d(x)`: one tensor (several, or a list of them, give a tuple, left to torch's types)."""
+
+    def handler(call: Call) -> Type:
+        actuals = call.actuals("tensors")
+        if len(actuals) != 1:
+            raise NotKnown
+        return _result(call, rules.atleast(call.shape_of(actuals[0]), n))
+
+    return handler
+
+
+def _moments(call: Call) -> Type:
+    """`torch.var_mean(x, dim, keepdim=...)` / `std_mean`: two tensors reduced over `dim`."""
+    shape = call.tensor_arg("input")
+    dim = call.dims_arg("dim", default=None)
+    keepdim = call.bool_arg("keepdim", default=False)
+    out = rules.reduce(shape, dim, keepdim, op=call.op)  # type: ignore[arg-type]
+    return call.tensors([out, out], call.default)
+
+
+def where_condition(call: Call) -> Type:
+    """`torch.where(condition)`: a tuple of 1-d index tensors, one per dim of the condition."""
+    return call.tensors(rules.nonzero_tuple(call.tensor_arg("condition")), call.default)
+
+
+FUNCTIONS: dict[str, FunctionHandler] = {
+    "torch.functional.tensordot": _tensordot,
+    "torch.functional.atleast_1d": _atleast(1),
+    "torch.functional.atleast_2d": _atleast(2),
+    "torch.functional.atleast_3d": _atleast(3),
+    "torch._C._VariableFunctions.hstack": _stacking(rules.hstack),
+    "torch._C._VariableFunctions.vstack": _stacking(rules.vstack),
+    "torch._C._VariableFunctions.row_stack": _stacking(rules.vstack),
+    "torch._C._VariableFunctions.dstack": _stacking(rules.dstack),
+    "torch._C._VariableFunctions.column_stack": _stacking(rules.column_stack),
+    "torch._C._VariableFunctions.var_mean": _moments,
+    "torch._C._VariableFunctions.std_mean": _moments,
+}
