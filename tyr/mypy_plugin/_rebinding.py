@@ -490,6 +490,8 @@ def _join_paths(api: TypeChecker, target: NameExpr, result: Type) -> Type | None
         if _is_tensor_declaration(declared) and not _same_shape(declared, result):
             written = _forgotten(api, declared, declared)
             api.binder.frames[0].types[key] = CurrentType(written, True)
+            # mypy reads the declaration of every name in the outer frame (a nested `def` does)
+            api.binder.declarations.setdefault(key, declared)
     return written
 
 
