@@ -154,6 +154,16 @@ class Call:
             raise NotKnown
         return value
 
+    def optional_int_arg(self, *names: str) -> int | None:
+        """An int constant argument that may be None or not given (both None); raises NotKnown when not a constant."""
+        actuals = self.actuals(*names)
+        if not actuals or self.is_none(actuals[0]):
+            return None
+        value = self.int_of(actuals[0])
+        if value is None:
+            raise NotKnown
+        return value
+
     def bool_arg(self, *names: str, default: bool) -> bool:
         actuals = self.actuals(*names)
         if not actuals:
@@ -199,7 +209,7 @@ class Call:
         size = self.scope.size_of(actual.type)
         if size is not None:
             return size
-        return _literal_int(actual.expr)
+        return literal_int(actual.expr)
 
     def sizes_arg(self, *names: str) -> list[Size] | None:
         """Sizes given as `*size` or as one sequence (`view(2, 3)`, `view((2, 3))`, `zeros(x.shape)`).
@@ -235,7 +245,7 @@ class Call:
             for item in expr.items:
                 item_type = self.type_of(item)
                 size = self.scope.size_of(item_type) if item_type is not None else None
-                out.append(size if size is not None else _literal_int(item))
+                out.append(size if size is not None else literal_int(item))
             return out
         return None
 
@@ -387,7 +397,7 @@ class Call:
         return self.tensor(None) if _returns_tensor(self.default) else self.default
 
 
-def _literal_int(expr: Expression) -> Size:
+def literal_int(expr: Expression) -> Size:
     if isinstance(expr, IntExpr):
         return const(expr.value)
     if isinstance(expr, UnaryExpr) and expr.op == "-" and isinstance(expr.expr, IntExpr):

@@ -10,26 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.nodes import Expression, IntExpr, ListExpr, TupleExpr, UnaryExpr
+from mypy.nodes import Expression, ListExpr, TupleExpr
 from mypy.types import AnyType, Type, get_proper_type
 
 from tyr import shape_rules as rules
-from tyr.mypy_plugin._args import Call, NotKnown
+from tyr.mypy_plugin._args import Call, NotKnown, literal_int
 from tyr.shape_rules import MaybeShape
 
 Handler = Callable[[Call, MaybeShape], Type]
 FunctionHandler = Callable[[Call], Type]
-
-
-def optional_int(call: Call, *names: str) -> int | None:
-    """An int argument that may be None (or not given); raises NotKnown when it is not a constant."""
-    actuals = call.actuals(*names)
-    if not actuals or call.is_none(actuals[0]):
-        return None
-    value = call.int_of(actuals[0])
-    if value is None:
-        raise NotKnown
-    return value
 
 
 def _int(call: Call, name: str, default: int) -> int:
@@ -98,7 +87,7 @@ def _kron(call: Call, shape: MaybeShape) -> Type:
 
 
 def _cross(call: Call, shape: MaybeShape) -> Type:
-    return call.tensor(rules.cross(shape, call.tensor_arg("other"), optional_int(call, "dim")))
+    return call.tensor(rules.cross(shape, call.tensor_arg("other"), call.optional_int_arg("dim")))
 
 
 def _masked_select(call: Call, shape: MaybeShape) -> Type:
@@ -117,7 +106,7 @@ def _quantile(call: Call, shape: MaybeShape) -> Type:
         raise NotKnown
     q = call.shape_of(actuals[0])  # a float is a 0-d tensor
     keepdim = call.bool_arg("keepdim", default=False)
-    return call.tensor(rules.quantile(shape, q, optional_int(call, "dim"), keepdim, op=call.op))
+    return call.tensor(rules.quantile(shape, q, call.optional_int_arg("dim"), keepdim, op=call.op))
 
 
 METHODS: dict[str, Handler] = {
@@ -159,15 +148,9 @@ def _ints(expr: Expression) -> list[int] | None:
     """The ints of a literal list or tuple (`[1, -1]`)."""
     if not isinstance(expr, (ListExpr, TupleExpr)):
         return None
-    out = []
-    for item in expr.items:
-        if isinstance(item, IntExpr):
-            out.append(item.value)
-        elif isinstance(item, UnaryExpr) and item.op == "-" and isinstance(item.expr, IntExpr):
-            out.append(-item.expr.value)
-        else:
-            return None
-    return out
+    sizes = [literal_int(item) for item in expr.items]
+    values = [None if size is None else size.const_value for size in sizes]
+    return None if None in values else [v for v in values if v is not None]
 
 
 def _pair_of_int_lists(expr: Expression) -> tuple[list[int], list[int]] | None:

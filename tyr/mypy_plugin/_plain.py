@@ -27,7 +27,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mypy.binder import CurrentType
 from mypy.checker import TypeChecker
 from mypy.join import join_types
 from mypy.literals import literal, literal_hash
@@ -68,6 +67,7 @@ from mypy.types import (
 )
 
 from tyr.mypy_plugin import _names
+from tyr.mypy_plugin._rebinding import hold_on_skipped_paths
 from tyr.mypy_plugin._types import Lookup, Scope, mentions_shapes
 
 # The torch modules whose classes tyr's stubs make generic (typed_stubs/torch-stubs); torch's
@@ -363,12 +363,7 @@ def _retype(ctx: MethodContext, changed: Instance) -> None:
         api.binder.put(receiver, changed)
         if key in api.binder.declarations:
             api.binder.declarations[key] = changed
-        # A path that skips the mutation (a branch not taken) holds the container too: where the
-        # paths meet, it is not the old type that comes back.
-        for frame in api.binder.frames[:-1]:
-            current = frame.types.get(key)
-            if current is not None:
-                frame.types[key] = CurrentType(changed, current.from_assignment)
+        hold_on_skipped_paths(api, key, changed)
 
 
 def _receiver_expr(context: Context) -> Expression | None:

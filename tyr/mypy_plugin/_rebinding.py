@@ -39,7 +39,7 @@ from typing import Union
 
 from mypy.binder import CurrentType
 from mypy.checker import TypeChecker
-from mypy.literals import literal, literal_hash
+from mypy.literals import Key, literal, literal_hash
 from mypy.nodes import (
     LITERAL_TYPE,
     AssignmentStmt,
@@ -231,10 +231,16 @@ def _reshaped_in_place(ctx: MethodContext, api: TypeChecker, result: Type) -> No
     statements = owner.body.body if isinstance(owner, FuncItem) else owner.defs
     once = any(isinstance(st, ExpressionStmt) and st.expr is call for st in statements)
     api.binder.put(receiver, now if once and _is_tensor(now) else unknown)
+    hold_on_skipped_paths(api, key, unknown)
+
+
+def hold_on_skipped_paths(api: TypeChecker, key: Key, held: Type) -> None:
+    """The paths that skip a change to a name (a branch not taken, a loop that does not run) hold `held`
+    for it too: where the paths meet, it is not the old type that comes back."""
     for frame in api.binder.frames[:-1]:
         current = frame.types.get(key)
         if current is not None:
-            frame.types[key] = CurrentType(unknown, current.from_assignment)
+            frame.types[key] = CurrentType(held, current.from_assignment)
 
 
 def _one_member_of_union(ctx: FunctionContext | MethodContext | AttributeContext) -> bool:

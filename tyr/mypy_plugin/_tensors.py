@@ -490,7 +490,7 @@ def _median(call: Call, shape: MaybeShape) -> Type:
 
 
 def _argmax(call: Call, shape: MaybeShape) -> Type:
-    dim = _more_ops.optional_int(call, "dim")
+    dim = call.optional_int_arg("dim")
     keepdim = call.bool_arg("keepdim", default=False)
     return call.tensor(rules.argmax(shape, dim, keepdim, op=call.op))
 

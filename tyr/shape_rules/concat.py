@@ -230,22 +230,16 @@ def hstack(shapes: Sequence[MaybeShape]) -> MaybeShape:
 
 def vstack(shapes: Sequence[MaybeShape]) -> MaybeShape:
     """`torch.vstack(tensors)` (and `row_stack`): `atleast_2d` of each, joined along dim 0."""
-    if not shapes:
-        raise ShapeRuleError("vstack: expected a non-empty list of tensors")
     return cat(_atleast_all(shapes, 2), 0, op="vstack")
 
 
 def dstack(shapes: Sequence[MaybeShape]) -> MaybeShape:
     """`torch.dstack(tensors)`: `atleast_3d` of each, joined along dim 2."""
-    if not shapes:
-        raise ShapeRuleError("dstack: expected a non-empty list of tensors")
     return cat(_atleast_all(shapes, 3), 2, op="dstack")
 
 
 def column_stack(shapes: Sequence[MaybeShape]) -> MaybeShape:
     """`torch.column_stack(tensors)`: 0-d and 1-d tensors become columns `(N, 1)`, then all join along dim 1."""
-    if not shapes:
-        raise ShapeRuleError("column_stack: expected a non-empty list of tensors")
     columns: list[MaybeShape] = []
     for shape in shapes:
         if shape is None or (min_rank(shape) < 2 and rank(shape) is None):

@@ -239,6 +239,19 @@ def locate(shape: Shape, dim: int, op: str, *, extra: int = 0, scalar_as_1d: boo
     return len(shape) + extra + dim if from_end <= suffix else None
 
 
+def distinct_positions(shape: Shape, dims: Sequence[int], op: str, *, scalar_as_1d: bool = True) -> list[int | None]:
+    """Each dim's position in `shape` (None inside a Variadic); raises on a dim out of range or named twice
+    (two dims at one position of the shape are one dim, Variadic or not)."""
+    positions = [locate(shape, d, op, scalar_as_1d=scalar_as_1d) for d in dims]
+    seen: set[int] = set()
+    for d, p in zip(dims, positions):
+        if p in seen:
+            raise ShapeRuleError(f"{op}: dim {d} appears more than once in {tuple(dims)}")
+        if p is not None:
+            seen.add(p)
+    return positions
+
+
 def describe_dim(shape: Shape, pos: int) -> str:
     """How a message names the dim at tuple position `pos`: its index, from the end past a `Variadic`."""
     v = variadic_index(shape)

@@ -14,6 +14,7 @@ from tyr.shape_rules.core import (
     Variadic,
     differ,
     describe_dim,
+    distinct_positions,
     is_one,
     locate,
     lower_bound,
@@ -284,7 +285,8 @@ def tensordot(a: MaybeShape, b: MaybeShape, dims: int | tuple[Sequence[int], Seq
             raise ShapeRuleError(f"{op}: the two lists of dims must have the same length, got {list(da)} and {list(db)}")
         if a is None or b is None:
             return None
-        pa, pb = _contracted(a, da, op), _contracted(b, db, op)
+        pa = distinct_positions(a, da, op, scalar_as_1d=False)
+        pb = distinct_positions(b, db, op, scalar_as_1d=False)
     if any(p is None for p in pa + pb) or (variadic_index(a) is not None and variadic_index(b) is not None):
         return None
     for i, j in zip(pa, pb):
@@ -293,14 +295,6 @@ def tensordot(a: MaybeShape, b: MaybeShape, dims: int | tuple[Sequence[int], Seq
         if not broadcast_sizes(x, y)[0]:
             raise mismatch(op, "the first tensor", describe_dim(a, i), x, "the second tensor", describe_dim(b, j), y)
     return (*(s for k, s in enumerate(a) if k not in pa), *(s for k, s in enumerate(b) if k not in pb))
-
-
-def _contracted(shape: Shape, dims: Sequence[int], op: str) -> list[int | None]:
-    positions = [locate(shape, d, op, scalar_as_1d=False) for d in dims]
-    known = [p for p in positions if p is not None]
-    if len(set(known)) != len(known):
-        raise ShapeRuleError(f"{op}: a dim appears twice in {list(dims)}")
-    return positions
 
 
 def _first_of_size_3(shape: MaybeShape, op: str) -> int | None:

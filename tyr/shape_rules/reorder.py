@@ -10,7 +10,6 @@ from tyr.shape_rules.core import (
     UNKNOWN,
     Dims,
     MaybeShape,
-    Shape,
     ShapeRuleError,
     Size,
     SizeArg,
@@ -18,8 +17,9 @@ from tyr.shape_rules.core import (
     Variadic,
     as_size,
     const_of,
-    dims_argument,
     differ,
+    dims_argument,
+    distinct_positions,
     locate,
     lower_bound,
     min_rank,
@@ -34,23 +34,10 @@ from tyr.shape_rules.core import (
 from tyr.shape_rules.view import repeat
 
 
-def _distinct(shape: Shape, dims: Sequence[int], op: str, *, scalar_as_1d: bool = True) -> list[int | None]:
-    """Each dim's position in `shape` (None inside a Variadic); raises on a dim out of range or named twice."""
-    positions = [locate(shape, d, op, scalar_as_1d=scalar_as_1d) for d in dims]
-    if variadic_index(shape) is None:
-        seen: set[int] = set()
-        for d, p in zip(dims, positions):
-            if p in seen:
-                raise ShapeRuleError(f"{op}: dim {d} appears more than once in {tuple(dims)}")
-            if p is not None:
-                seen.add(p)
-    return positions
-
-
 def flip(shape: MaybeShape, dims: Sequence[int], *, op: str = "flip") -> MaybeShape:
     """`x.flip(dims)`: the same shape; every dim in range and named once (a 0-d tensor takes 0 and -1)."""
     if shape is not None:
-        _distinct(shape, dims, op)
+        distinct_positions(shape, dims, op)
     return shape
 
 
@@ -120,8 +107,8 @@ def movedim(shape: MaybeShape, source: int | Sequence[int], destination: int | S
     if shape is None:
         return None
     if variadic_index(shape) is not None:
-        _distinct(shape, src, op)
-        _distinct(shape, dst, op)
+        distinct_positions(shape, src, op)
+        distinct_positions(shape, dst, op)
         return None
     n = len(shape)
     s = [wrap_dim(d, n, op) for d in src]

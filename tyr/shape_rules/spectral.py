@@ -20,7 +20,7 @@ from tyr.shape_rules.core import (
     Variadic,
     as_size,
     const_of,
-    locate,
+    distinct_positions,
     rank,
     show,
     show_shape,
@@ -61,10 +61,7 @@ def fftn(
         dims = list(range(len(shape) - count, len(shape)))
     if not dims and kind != "complex":
         raise ShapeRuleError(f"{op}: must transform at least one dim, and {show_shape(shape)} has none")
-    positions = [locate(shape, d, op, scalar_as_1d=False) for d in dims]
-    known = [p for p in positions if p is not None]
-    if len(set(known)) != len(known):
-        raise ShapeRuleError(f"{op}: the dims {list(dims)} must be unique")
+    positions = distinct_positions(shape, dims, op, scalar_as_1d=False)
     out: list[Size | Variadic] = list(shape)
     for i, pos in enumerate(positions):
         given = s is not None and const_of(as_size(s[i])) != -1
