@@ -84,10 +84,20 @@ def _functions(defs: list[Statement]) -> Iterator[FuncDef]:
 
 
 def _is_shape(annotation: Type | None) -> bool:
+    """`Tensor[...]`, or a jaxtyping dtype over a tensor (`Float[Tensor, "b n"]`): jaxtyping over
+    numpy or jax arrays, and a user's own `Float[...]`, keep their parameters (an array's `.data`
+    is not the array)."""
     if not isinstance(annotation, UnboundType) or not annotation.args:
         return False
-    last = annotation.name.rpartition(".")[2]
-    return last == "Tensor" or last in DTYPES
+    last = _last_name(annotation)
+    if last == "Tensor":
+        return True
+    array = annotation.args[0]
+    return last in DTYPES and len(annotation.args) == 2 and isinstance(array, UnboundType) and _last_name(array) == "Tensor"
+
+
+def _last_name(annotation: UnboundType) -> str:
+    return annotation.name.rpartition(".")[2]
 
 
 def _rename(function: FuncDef, names: set[str]) -> None:
