@@ -485,6 +485,7 @@ def _join_paths(api: TypeChecker, target: NameExpr, result: Type) -> Type | None
     # a read met with `Any` would bring back, the tensor of unknown shape.
     declared = get_proper_type(var.type) if isinstance(var, Var) and var.type is not None else None
     forget_all = not api.options.allow_redefinition and not isinstance(declared, AnyType)
+    _keep_until_assigned(api, key)
     written: Type | None = None
     for frame in api.binder.frames[:-1]:
         current = frame.types.get(key)
@@ -499,6 +500,22 @@ def _join_paths(api: TypeChecker, target: NameExpr, result: Type) -> Type | None
             # mypy reads the declaration of every name in the outer frame (a nested `def` does)
             api.binder.declarations.setdefault(key, declared)
     return written
+
+
+def _keep_until_assigned(api: TypeChecker, key: Key) -> None:
+    """Until mypy assigns the value, a read of the name in the assignment's own path gives what it
+    gave before.  The value may be typed again: with `allow_redefinition`, mypy types the value of
+    a parameter's assignment a second time when the first gave errors (`x = x + m` in a branch), and
+    keeps the second try if it gives none.  Read from the paths rewritten below, `x` would be of
+    unknown shape there, and the error would be lost."""
+    innermost = api.binder.frames[-1]
+    if key in innermost.types:
+        return
+    for frame in reversed(api.binder.frames[:-1]):
+        current = frame.types.get(key)
+        if current is not None:
+            innermost.types[key] = current
+            return
 
 
 def _same_shape(current: Type, result: Type) -> bool:
