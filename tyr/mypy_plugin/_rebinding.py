@@ -90,9 +90,6 @@ from tyr.mypy_plugin._partials import forget_inferred
 from tyr.mypy_plugin._statements import walk
 from tyr.mypy_plugin._types import mentions_shapes
 
-_SHAPED = (_names.TENSOR,)
-
-
 Target = Union[NameExpr, TupleExpr, ListExpr]
 """What an expression is assigned to: a name, or a tuple of targets that unpacks it."""
 
@@ -107,6 +104,7 @@ class _Body:
         self.sources: dict[int, list[Var]] = {}  # the id of a variable: the variables assigned to it (`k` for `q`)
         self.branches: set[int] = set()  # the ids of values that are a branch of a conditional value
         self.assigned: dict[int, int] = {}  # the id of a variable: how many assignments name it
+        self.attributes: set[int] = set()  # the ids of variables assigned an attribute (`w = self.weight`)
         # Whether the function's signature has shapes (`Tensor[B, T]`, `Dim[D]`).  A function without
         # declares a rebound tensor name the tensor of unknown shape, as torch's types do, so that mypy
         # reports assigning it what is no tensor on that line, as without tyr (`Any` would take it).
@@ -128,6 +126,8 @@ class _Body:
                     self.sources.setdefault(id(target.node), []).append(value.node)
             else:
                 self.targets[id(value)] = target
+                if isinstance(value, MemberExpr) and isinstance(target.node, Var):
+                    self.attributes.add(id(target.node))
         elif isinstance(target, (TupleExpr, ListExpr)) and not any(isinstance(t, StarExpr) for t in target.items):
             if isinstance(value, (TupleExpr, ListExpr)):  # `q, k = f(q), g(k)`: mypy assigns item by item
                 if len(value.items) == len(target.items) and not any(isinstance(v, StarExpr) for v in value.items):
@@ -190,8 +190,7 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
     # around it: those are joined only where the whole value is assigned.
     whole = id(ctx.context) not in body.branches
     if ctx.api.options.allow_redefinition:
-        _settle(ctx.api, body, target, result, join=whole)
-        return result
+        return _settle(ctx.api, body, target, result, join=whole)
     return _rebind_declared(ctx.api, body, target, result, whole=whole)
 
 
@@ -296,7 +295,7 @@ def _may_hold_rebinding(declared: Type) -> bool:
     """Whether a declared result can be, with its type variables bound, what `_rebinds` accepts."""
     p = get_proper_type(declared)
     if isinstance(p, Instance):
-        return p.type.fullname in _SHAPED
+        return _is_tensor(p)
     if isinstance(p, (UnionType, TupleType)):
         return any(_may_hold_rebinding(item) for item in p.items)
     return not isinstance(
@@ -315,27 +314,40 @@ def failed_attempt(api: CheckerPluginInterface) -> bool:
     return bool(watchers) and watchers[-1].has_new_errors()
 
 
-def _settle(api: TypeChecker, body: _Body, target: Target, result: Type, *, join: bool = True) -> None:
+def _settle(api: TypeChecker, body: _Body, target: Target, result: Type, *, join: bool = True) -> Type:
+    """Rebind `target` to `result`; returns the value to give (`result`, or of unknown rank where a
+    declared subclass of unknown rank would otherwise lose that: `_subclass_of_unknown_rank`)."""
     if not isinstance(target, NameExpr):
         items = get_proper_type(result)
-        if isinstance(items, TupleType) and len(items.items) == len(target.items):
-            for t, item in zip(target.items, items.items):
-                if isinstance(t, (NameExpr, TupleExpr, ListExpr)):
-                    _settle(api, body, t, item, join=join)
-        return
+        if not (isinstance(items, TupleType) and len(items.items) == len(target.items)):
+            return result
+        given = [
+            _settle(api, body, t, item, join=join) if isinstance(t, (NameExpr, TupleExpr, ListExpr)) else item
+            for t, item in zip(target.items, items.items)
+        ]
+        return items.copy_modified(items=given) if given != items.items else result
     var = target.node
     if not isinstance(var, Var):
-        return
+        return result
     if isinstance(get_proper_type(result), AnyType):  # torch's `Any` (a module tyr knows nothing of)
         _forget_shapes(api, target, var)
         if join:
             _join_paths(api, target, result)
-        return
+        return result
     if not _is_tensor(result):
-        return
+        return result
+    value = get_proper_type(result)
+    assert isinstance(value, Instance)
+    if _subclass_of_unknown_rank(_members(var.type), value):
+        result = _unknown_rank(api, value)
     shared = _join_paths(api, target, result) if join else None
     # A read after the paths meet is narrowed from the declared type by what they share.
     loose = _loosened(api, var, shared if shared is not None and _is_tensor(shared) else result)
+    if loose is not None and id(var) in body.attributes:
+        # An attribute assigned to the name is typed with no hook (`w = self.weight`): mypy would meet
+        # the tensors of the declared type with it, and a weight of unknown rank would read as of
+        # their rank.  Declared of unknown rank, the name reads as what was assigned.
+        loose = UnionType.make_union([*(m for m in _members(loose) if not _is_tensor(m)), _unknown_rank(api, value)])
     # Where the value is a proper subtype of the rewritten type, mypy does not widen that by
     # the value and checks the assignment against the name's type before the rewrite: rewrite
     # only where that check holds.
@@ -352,6 +364,7 @@ def _settle(api: TypeChecker, body: _Body, target: Target, result: Type, *, join
             loose = _loosened(api, other, result)
             if loose is not None:
                 _declare(api, alias, other, loose)
+    return result
 
 
 def _rebind_declared(api: TypeChecker, body: _Body, target: Target, result: Type, *, whole: bool) -> Type:
@@ -548,7 +561,9 @@ def _shared(old: Type, new: Type, api: TypeChecker) -> Type:
     if not isinstance(n, Instance) or len(p.args) != len(n.args) or any(
         isinstance(a, UnpackType) for a in (*p.args, *n.args)
     ):
-        return _unknown_rank(api, p)
+        # Of the new value's class: a `Parameter` of unknown rank joined with a `Tensor[Any, Any]`
+        # would be dropped from the union as a subtype of it (mypy's simplification).
+        return _unknown_rank(api, n if isinstance(n, Instance) and _is_tensor(n) else p)
     return p.copy_modified(args=[a if a == b else AnyType(TypeOfAny.special_form) for a, b in zip(p.args, n.args)])
 
 
@@ -598,6 +613,17 @@ def _loosened(api: TypeChecker, var: Var, result: Type) -> Type | None:
     return UnionType.make_union([*(item for item in items if not _is_tensor(item)), loose])
 
 
+def _subclass_of_unknown_rank(declared: list[Type], value: Instance) -> bool:
+    """A name declared a `Parameter` of unknown rank (`w = self.weight`) that a `Tensor` of known rank
+    rebinds (`w = w.view(r, i, o)`).  mypy widens the declaration to their union, where the
+    `Parameter` is dropped as a subtype of `Tensor[Any, Any, Any]`, and the paths that skip the
+    assignment would read as of that rank.  Such a value is given as of unknown rank."""
+    return _has_rank(value) and any(
+        _is_tensor(item) and isinstance(p := get_proper_type(item), Instance) and p.type != value.type and not _has_rank(p)
+        for item in declared
+    )
+
+
 def _has_variadic(result: Type) -> bool:
     """A tensor whose shape holds a `TypeVarTuple` (`Tensor[*Bs, Any]`)."""
     p = get_proper_type(result)
@@ -623,6 +649,13 @@ def _unknown_sizes(api: TypeChecker, result: Type) -> Instance:
     return p.copy_modified(args=[AnyType(TypeOfAny.special_form) for _ in p.args])
 
 
+def _has_rank(tensor: Instance) -> bool:
+    """A tensor type of a known number of dims (a `TypeVarTuple`'s count is known to the caller)."""
+    return not any(
+        isinstance(arg, UnpackType) and not isinstance(get_proper_type(arg.type), TypeVarTupleType) for arg in tensor.args
+    )
+
+
 def _is_unknown_sizes(item: Type) -> bool:
     """A tensor of known rank whose sizes are all unknown: what `_loosened` declares."""
     p = get_proper_type(item)
@@ -642,8 +675,10 @@ def _members(declared: Type | None) -> list[Type]:
 
 
 def _is_tensor(item: Type) -> bool:
+    """A tensor whose type holds its shape: torch's `Tensor`, or a subclass generic in the shape too
+    (`nn.Parameter`, `nn.Buffer`)."""
     p = get_proper_type(item)
-    return isinstance(p, Instance) and p.type.fullname in _SHAPED
+    return isinstance(p, Instance) and p.type.has_type_var_tuple_type and p.type.has_base(_names.TENSOR)
 
 
 def _stale(item: Type, result: Type) -> bool:
@@ -654,7 +689,7 @@ def _stale(item: Type, result: Type) -> bool:
     `Tensor[Any, 5, K]`) narrows away by itself.
     """
     p = get_proper_type(item)
-    if not (isinstance(p, Instance) and p.type.fullname in _SHAPED):
+    if not _is_tensor(p):
         return False
     return p != get_proper_type(result) and is_subtype(result, p)
 
@@ -662,7 +697,7 @@ def _stale(item: Type, result: Type) -> bool:
 def _partly_unknown(result: Type) -> bool:
     """A tensor type with an unknown size or an unknown number of dims."""
     t = get_proper_type(result)
-    if not (isinstance(t, Instance) and t.type.fullname in _SHAPED and t.type.has_type_var_tuple_type):
+    if not (isinstance(t, Instance) and _is_tensor(t)):
         return False
     for arg in t.args:
         if isinstance(arg, UnpackType):
