@@ -123,10 +123,19 @@ class Imports:
 
 
 def imports_jaxtyping(file: MypyFile) -> bool:
+    return _imports(file, _is_jaxtyping)
+
+
+def imports_shapes(file: MypyFile) -> bool:
+    """Whether a file imports what writes shapes: tyr or jaxtyping."""
+    return _imports(file, lambda module: _is_jaxtyping(module) or module == "tyr" or module.startswith("tyr."))
+
+
+def _imports(file: MypyFile, wanted: Callable[[str], bool]) -> bool:
     for imported in file.imports:
-        if isinstance(imported, (ImportFrom, ImportAll)) and _is_jaxtyping(imported.id):
+        if isinstance(imported, (ImportFrom, ImportAll)) and wanted(imported.id):
             return True
-        if isinstance(imported, Import) and any(_is_jaxtyping(name) for name, _ in imported.ids):
+        if isinstance(imported, Import) and any(wanted(name) for name, _ in imported.ids):
             return True
     return False
 

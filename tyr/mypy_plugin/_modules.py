@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from mypy.argmap import map_actuals_to_formals
+from mypy.checker import TypeChecker
 from mypy.expandtype import expand_type, freshen_function_type_vars
 from mypy.maptype import map_instance_to_supertype
 from mypy.nodes import ARG_POS, Context, TypeInfo
@@ -50,6 +51,7 @@ from tyr._symbolic import Expr
 from tyr.mypy_plugin import _calls, _einops, _errors, _names
 from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown, is_int_like
 from tyr.mypy_plugin._jaxtyping_names import listed
+from tyr.mypy_plugin._rebinding import in_code_with_shapes
 from tyr.mypy_plugin._types import UNKNOWN, Lookup, NotATensor, Scope, mentions_shapes, unknown_rank
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, Variadic, nn_modules
 from tyr.shape_rules import nn_functional as nnf
@@ -345,16 +347,21 @@ def call_hook(ctx: MethodContext, pending: _calls.PendingCalls, lookup: Lookup) 
     """The result of `module(...)`: from its shape rule, or its `forward`'s shapes; torch's `Any` when unknown.
 
     Plain mypy types every module call `Any`.  tyr gives a tensor type only where it
-    knows something of the shape, so code without shapes sees what it always saw.  A
-    user's `forward` with shapes is what mypy checks the call against: its result,
-    sizes bound or unknown, is the call's (mypy's default would keep the size variables
-    of `forward` it was not told to solve).
+    knows something of the shape, in a function whose signature has shapes, so code
+    without shapes sees what it always saw (a tensor there would have mypy check what
+    the code does with it, `y.view(1, -1, cfg.head_size)` with an `int | None`: an error
+    that is not tyr's to add); the call itself is checked everywhere.  A user's `forward`
+    with shapes is what mypy checks the call against: its result, sizes bound or unknown,
+    is the call's (mypy's default would keep the size variables of `forward` it was not
+    told to solve).
     """
     result = _call_result(ctx, pending, lookup)
-    if mentions_shapes(result) or _is_failed(result):
+    if _is_failed(result):
         return result
     module = get_proper_type(ctx.type)
     if isinstance(module, Instance) and _is_users(module.type) and mentions_shapes(ctx.default_return_type):
+        return result
+    if mentions_shapes(result) and isinstance(ctx.api, TypeChecker) and in_code_with_shapes(ctx.api):
         return result
     return ctx.default_return_type
 

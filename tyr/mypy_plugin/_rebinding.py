@@ -86,6 +86,7 @@ from mypy.types import (
 )
 
 from tyr.mypy_plugin import _errors, _names
+from tyr.mypy_plugin._jaxtyping_imports import imports_shapes
 from tyr.mypy_plugin._partials import forget_inferred
 from tyr.mypy_plugin._statements import walk
 from tyr.mypy_plugin._types import mentions_shapes
@@ -143,6 +144,13 @@ class _Body:
         elif isinstance(target, (TupleExpr, ListExpr)):
             for item in target.items:
                 self._count(item)
+
+
+def in_code_with_shapes(api: TypeChecker) -> bool:
+    """Whether the user adopted tyr in the code being checked: a function whose signature has
+    shapes, or the top level of a file that imports tyr or jaxtyping."""
+    function = api.scope.current_function()
+    return _signature_has_shapes(function) if function is not None else imports_shapes(api.tree)
 
 
 def _signature_has_shapes(function: FuncItem) -> bool:

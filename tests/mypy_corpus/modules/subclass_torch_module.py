@@ -5,10 +5,13 @@ from typing import reveal_type
 import torch
 from torch import nn
 
+from tyr import Tensor
+
 
 class Scaled(nn.Linear):
     pass
 
 
 layer = Scaled(4, 3)
-reveal_type(layer(torch.randn(2, 4)))  # N: Revealed type is "torch._tensor.Tensor[Literal[2], Any]"
+x: Tensor[2, 4] = torch.randn(2, 4)
+reveal_type(layer(x))  # N: Revealed type is "torch._tensor.Tensor[Literal[2], Any]"
