@@ -28,6 +28,7 @@ from mypy.nodes import (
     ListExpr,
     MemberExpr,
     NameExpr,
+    OpExpr,
     OverloadedFuncDef,
     RefExpr,
     StarExpr,
@@ -239,15 +240,45 @@ class Call:
         t = get_proper_type(actual.type)
         if isinstance(t, TupleType):
             return [self.scope.size_of(item) for item in t.items]
-        expr = actual.expr
-        if isinstance(expr, (TupleExpr, ListExpr)) and not any(isinstance(i, StarExpr) for i in expr.items):
+        return self._sequence(actual.expr)
+
+    def _sequence(self, expr: Expression) -> list[Size] | None:
+        """The sizes of a sequence written out: a display (`[b, t]`, `(2, *x.shape)`), or displays
+        joined and repeated (`[1] * 2 + [n - 2]`, `[-1] * x.dim()`) with a count that is a constant."""
+        t = get_proper_type(self.type_of(expr)) if not isinstance(expr, (TupleExpr, ListExpr)) else None
+        if isinstance(t, TupleType):
+            return [self.scope.size_of(item) for item in t.items]
+        if isinstance(expr, (TupleExpr, ListExpr)):
             out: list[Size] = []
             for item in expr.items:
+                if isinstance(item, StarExpr):
+                    inner = self._sequence(item.expr)
+                    if inner is None:
+                        return None
+                    out.extend(inner)
+                    continue
                 item_type = self.type_of(item)
                 size = self.scope.size_of(item_type) if item_type is not None else None
                 out.append(size if size is not None else literal_int(item))
             return out
+        if isinstance(expr, OpExpr) and expr.op == "+":
+            left, right = self._sequence(expr.left), self._sequence(expr.right)
+            return left + right if left is not None and right is not None else None
+        if isinstance(expr, OpExpr) and expr.op == "*":
+            for items, count in ((expr.left, expr.right), (expr.right, expr.left)):
+                if isinstance(items, (TupleExpr, ListExpr, OpExpr)):
+                    repeated, times = self._sequence(items), self._constant(count)
+                    if repeated is not None and times is not None:
+                        return repeated * max(times, 0)
+            return None
         return None
+
+    def _constant(self, expr: Expression) -> int | None:
+        """An int known to be one value (`2`, or a size that is a constant, `x.dim()`)."""
+        item_type = self.type_of(expr)
+        size = self.scope.size_of(item_type) if item_type is not None else None
+        size = size if size is not None else literal_int(expr)
+        return size.const_value if size is not None else None
 
     def ints_of(self, actual: Actual) -> list[int] | None:
         items = self.sequence_of(actual)

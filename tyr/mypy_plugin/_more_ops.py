@@ -15,7 +15,7 @@ from mypy.types import AnyType, Type, get_proper_type
 
 from tyr import shape_rules as rules
 from tyr.mypy_plugin._args import Call, NotKnown, literal_int
-from tyr.shape_rules import MaybeShape
+from tyr.shape_rules import MaybeShape, Variadic
 
 Handler = Callable[[Call, MaybeShape], Type]
 FunctionHandler = Callable[[Call], Type]
@@ -51,6 +51,14 @@ def _numel(call: Call, shape: MaybeShape) -> Type:
     """`x.numel()`: the product of the sizes, as a `Dim` (`x.view(x.numel() // d, d)` keeps its sizes)."""
     total = None if shape is None else rules.core.numel(shape)
     return call.default if total is None else call.scope.dim_value_type(total)
+
+
+def _dim(call: Call, shape: MaybeShape) -> Type:
+    """`x.dim()`: the rank, as an `int` whose value is known (a name it is assigned to is an `int`
+    that a later assignment may change, as for `n = 4`)."""
+    if shape is None or any(isinstance(s, Variadic) for s in shape):
+        return call.default
+    return call.scope.int_value(len(shape))
 
 
 def _diag(call: Call, shape: MaybeShape) -> Type:
@@ -113,6 +121,8 @@ METHODS: dict[str, Handler] = {
     "ravel": _ravel,
     "msort": _msort,
     "numel": _numel,
+    "dim": _dim,
+    "ndimension": _dim,
     "diag": _diag,
     "diagflat": _diagflat,
     "diag_embed": _diag_embed,

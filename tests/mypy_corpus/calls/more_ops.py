@@ -9,6 +9,7 @@ from tyr import Tensor
 
 B = TypeVar("B")
 T = TypeVar("T")
+D = TypeVar("D")
 
 
 def products(x: Tensor[B, 3, 4], w: Tensor[3, 4, 5], v: Tensor[B, 3]) -> None:
@@ -60,3 +61,13 @@ def flat(x: Tensor[B, T, 8]) -> None:
     reveal_type(x.ravel())  # N: Revealed type is "torch._tensor.Tensor[tyr._static.DimExpr[Literal['8*B*T'], B, T]]"
     reveal_type(x.view(x.numel() // 8, 8))  # N: Revealed type is "torch._tensor.Tensor[tyr._static.DimExpr[Literal['B*T'], B, T], Literal[8]]"
     reveal_type(x.argmax(None, True))  # N: Revealed type is "torch._tensor.Tensor[Literal[1], Literal[1], Literal[1]]"
+
+
+def sizes_written_as_list_arithmetic(q: Tensor[B, 2, T, D]) -> None:
+    """Split sections and sizes built by joining and repeating lists (`[1] * 2 + [n - 2]`)."""
+    a, b, c = q.split([1] * 2 + [q.shape[0] - 2], 0)
+    reveal_type(c)  # N: Revealed type is "torch._tensor.Tensor[tyr._static.DimExpr[Literal['B - 2'], B], Literal[2], T, D]"
+    reveal_type(q.unsqueeze(0).expand(2, *([-1] * q.dim())))  # N: Revealed type is "torch._tensor.Tensor[Literal[2], B, Literal[2], T, D]"
+    reveal_type(q.new_zeros((3, *q.shape[1:])))  # N: Revealed type is "torch._tensor.Tensor[Literal[3], Literal[2], T, D]"
+    q.view([1] * 3 + [-1, -1])  # E: view: only one dimension can be inferred (-1), got [1, 1, 1, -1, -1]  [tyr-shape]
+    reveal_type(q.dim())  # N: Revealed type is "Literal[4]?"
