@@ -107,7 +107,12 @@ class Call:
         if call.callee.name != callee:
             return False
         matched = {id(a.expr) for actuals in self._formals.values() for a in actuals}
-        return any(id(arg) not in matched for arg in call.args)
+        return any(id(arg) not in matched and not self._empty_star(arg, kind) for arg, kind in zip(call.args, call.arg_kinds))
+
+    def _empty_star(self, arg: Expression, kind: ArgKind) -> bool:
+        """`*x.shape[:-1]` of a 1-d `x`: a starred empty tuple, which mypy maps to no parameter."""
+        t = get_proper_type(self.type_of(arg)) if kind == ARG_STAR else None
+        return isinstance(t, TupleType) and not t.items
 
     # -- arguments ----------------------------------------------------------------------------
 
@@ -422,6 +427,13 @@ class Call:
         if isinstance(proper, TupleType):
             return TupleType(items, proper.partial_fallback)
         return TupleType(items, self.scope.instance(_names.TUPLE, [self.scope.tensor_type(None)]))
+
+    def repeated(self, shapes: Sequence[MaybeShape] | None, piece: MaybeShape) -> Type:
+        """The pieces of a cut (`split`, `chunk`, `unbind`): a tuple of each one's tensor, or where
+        their number is unknown, a tuple of any length of tensors of the shape they all have."""
+        if shapes is not None or piece is None:
+            return self.tensors(shapes)
+        return self.scope.instance(_names.TUPLE, [self.tensor(piece)])
 
     def fail(self, error: ShapeRuleError) -> Type:
         self.api.fail(self.scope.render(str(error)), self.context, code=_errors.SHAPE)

@@ -221,7 +221,9 @@ def _reshaped_in_place(ctx: MethodContext, api: TypeChecker, result: Type) -> No
         return
     if call.callee.name not in RESHAPED_IN_PLACE:
         return
-    receiver = call.callee.expr
+    innermost = _in_place_chain(call)[-1].callee
+    assert isinstance(innermost, MemberExpr)
+    receiver = innermost.expr  # `y` in `y.unsqueeze_(0).unsqueeze_(-1)`
     key = literal_hash(receiver)
     old = get_proper_type(ctx.type)
     if key is None or literal(receiver) != LITERAL_TYPE or not isinstance(old, Instance) or not _is_tensor(old):
@@ -236,9 +238,22 @@ def _reshaped_in_place(ctx: MethodContext, api: TypeChecker, result: Type) -> No
             _declare(api, receiver, var, unknown)
     owner = api.scope.current_function() or api.tree
     statements = owner.body.body if isinstance(owner, FuncItem) else owner.defs
-    once = any(isinstance(st, ExpressionStmt) and st.expr is call for st in statements)
+    once = any(isinstance(st, ExpressionStmt) and isinstance(st.expr, CallExpr) and call in _in_place_chain(st.expr) for st in statements)
     api.binder.put(receiver, now if once and _is_tensor(now) else unknown)
     hold_on_skipped_paths(api, key, unknown)
+
+
+def _in_place_chain(call: CallExpr) -> list[CallExpr]:
+    """`call` and the in-place reshaping calls it is made on, outermost first (`y.unsqueeze_(0).t_()`:
+    each changes `y`, the last one's receiver)."""
+    chain = [call]
+    while True:
+        receiver = chain[-1].callee.expr if isinstance(chain[-1].callee, MemberExpr) else None
+        if not (isinstance(receiver, CallExpr) and isinstance(receiver.callee, MemberExpr)):
+            return chain
+        if receiver.callee.name not in RESHAPED_IN_PLACE:
+            return chain
+        chain.append(receiver)
 
 
 def hold_on_skipped_paths(api: TypeChecker, key: Key, held: Type) -> None:

@@ -513,7 +513,7 @@ def _split(call: Call, shape: MaybeShape) -> Type:
         raise NotKnown
     sections = call.sequence_of(actuals[0])
     pieces = rules.split(shape, sections if sections is not None else call.size_of(actuals[0]), dim)
-    return call.tensors(pieces)
+    return call.repeated(pieces, rules.piece(shape, dim, call.op))
 
 
 def _chunk(call: Call, shape: MaybeShape) -> Type:
@@ -521,13 +521,13 @@ def _chunk(call: Call, shape: MaybeShape) -> Type:
     dim = call.int_arg("dim", default=0)
     if not isinstance(chunks, int) or not isinstance(dim, int):
         raise NotKnown
-    return call.tensors(rules.chunk(shape, chunks, dim))
+    return call.repeated(rules.chunk(shape, chunks, dim), rules.piece(shape, dim, call.op))
 
 
 def _unbind(call: Call, shape: MaybeShape) -> Type:
     dim = call.int_arg("dim", default=0)
     assert isinstance(dim, int)
-    return call.tensors(rules.unbind(shape, dim))
+    return call.repeated(rules.unbind(shape, dim), rules.piece(shape, dim, call.op, keeps_dim=False))
 
 
 def _topk(call: Call, shape: MaybeShape) -> Type:

@@ -267,6 +267,18 @@ def _split_dim(shape: Shape, dim: int, op: str) -> tuple[int | None, Size]:
     return pos, size
 
 
+def piece(shape: MaybeShape, dim: int, op: str, *, keeps_dim: bool = True) -> MaybeShape:
+    """The shape every piece of a cut along `dim` has, where their number is unknown (`x.unbind(0)`
+    of a dim of size `B`): the other dims, and `dim` itself of an unknown size where the pieces
+    keep it (`split`, `chunk`, `tensor_split`)."""
+    if shape is None:
+        return None
+    pos, _ = _split_dim(shape, dim, op)
+    if pos is None:
+        return None
+    return (*shape[:pos], *((None,) if keeps_dim else ()), *shape[pos + 1 :])
+
+
 def _pieces(shape: Shape, pos: int, sizes: Sequence[Size]) -> tuple[Shape, ...]:
     return tuple((*shape[:pos], s, *shape[pos + 1 :]) for s in sizes)
 

@@ -71,3 +71,17 @@ def sizes_written_as_list_arithmetic(q: Tensor[B, 2, T, D]) -> None:
     reveal_type(q.new_zeros((3, *q.shape[1:])))  # N: Revealed type is "torch._tensor.Tensor[Literal[3], Literal[2], T, D]"
     q.view([1] * 3 + [-1, -1])  # E: view: only one dimension can be inferred (-1), got [1, 1, 1, -1, -1]  [tyr-shape]
     reveal_type(q.dim())  # N: Revealed type is "Literal[4]?"
+
+
+def pieces_of_an_unknown_count(img: Tensor[B, 3, T, T], v: Tensor[D], x: Tensor["T+1", D]) -> None:
+    """A cut into a number of pieces that depends on a size: each piece's shape is still known."""
+    reveal_type(img.unbind(2))  # N: Revealed type is "tuple[torch._tensor.Tensor[B, Literal[3], T], ...]"
+    reveal_type(torch.stack([r for r in img.unbind(2)], dim=0))  # N: Revealed type is "torch._tensor.Tensor[Any, B, Literal[3], T]"
+    reveal_type(x.chunk(3, 0)[0])  # N: Revealed type is "torch._tensor.Tensor[Any, D]"
+    reveal_type(v.split(2))  # N: Revealed type is "tuple[torch._tensor.Tensor[Any], ...]"
+    x.chunk(2, 2)  # E: chunk: dimension 2 is out of range for a 2-d tensor (expected -2 to 1)  [tyr-shape]
+
+
+def starred_empty_sizes(v: Tensor[D]) -> None:
+    reveal_type(v.reshape(*v.shape[:-1], 2, -1))  # N: Revealed type is "torch._tensor.Tensor[Literal[2], tyr._static.DimExpr[Literal['D//2'], D]]"
+    v.reshape(*v.shape[:-1], -1, -1)  # E: reshape: only one dimension can be inferred (-1), got [-1, -1]  [tyr-shape]

@@ -25,6 +25,12 @@ def unsqueezed(m: Tensor[T, D]) -> None:
     reveal_type(y)  # N: Revealed type is "torch._tensor.Tensor[T, D]"
 
 
+def chained(m: Tensor[T, D]) -> None:
+    y = m.clone()
+    y.unsqueeze_(0).unsqueeze_(-1)
+    reveal_type(y)  # N: Revealed type is "torch._tensor.Tensor[Literal[1], T, D, Literal[1]]"
+
+
 def transposed(m: Tensor[T, D]) -> None:
     m.t_()
     reveal_type(m)  # N: Revealed type is "torch._tensor.Tensor[D, T]"
