@@ -66,6 +66,7 @@ def rename_rebound_parameters(file: MypyFile) -> None:
         shaped = {arg.variable.name for arg in function.arguments if _is_shape(arg.type_annotation)}
         if shaped:
             _rename(function, shaped - _unrenamable(function))
+            _copy_through_data(function, shaped - _unrenamable(function))
 
 
 def _functions(defs: list[Statement]) -> Iterator[FuncDef]:
@@ -125,19 +126,48 @@ def _rename(function: FuncDef, names: set[str]) -> None:
 def _bound(stmt: Statement) -> Iterator[NameExpr]:
     """The names an assignment in a statement (or in the blocks in it) binds."""
     for inner in walk([stmt]):
-        if isinstance(inner, AssignmentStmt) and inner.type is None and inner.unanalyzed_type is None:
-            targets: list[Expression] = list(inner.lvalues)
-        elif isinstance(inner, OperatorAssignmentStmt):
-            targets = [inner.lvalue]
-        elif isinstance(inner, ForStmt):
-            targets = [inner.index]
-        elif isinstance(inner, WithStmt):
-            targets = [t for t in inner.target if t is not None]
-        else:
+        yield from _bound_by(inner)
+
+
+def _bound_by(stmt: Statement) -> Iterator[NameExpr]:
+    """The names one statement itself binds (not the blocks in it)."""
+    if isinstance(stmt, AssignmentStmt) and stmt.type is None and stmt.unanalyzed_type is None:
+        targets: list[Expression] = list(stmt.lvalues)
+    elif isinstance(stmt, OperatorAssignmentStmt):
+        targets = [stmt.lvalue]
+    elif isinstance(stmt, ForStmt):
+        targets = [stmt.index]
+    elif isinstance(stmt, WithStmt):
+        targets = [t for t in stmt.target if t is not None]
+    else:
+        return
+    for target in targets:
+        if isinstance(target, (NameExpr, TupleExpr, ListExpr, StarExpr)):
+            yield from all_name_and_member_expressions(target)[0]
+
+
+def _copy_through_data(function: FuncDef, shaped: set[str]) -> None:
+    """`h = x` with `x` a shape-annotated parameter the body never rebinds, and `h` assigned again
+    (`for layer in layers: h = layer(h)`): the first value becomes `x.data`, the same tensor through
+    a hook, so that `_rebinding` declares `h` a name whose reads give what was last assigned.  (No
+    hook runs for a bare name: `h` would be declared `x`'s shape, and a value of another shape
+    assigned later would be an incompatible assignment, or `Any`.)"""
+    counts: dict[str, int] = {}
+    first: dict[str, Statement] = {}
+    for stmt in walk(function.body.body):
+        for ref in _bound_by(stmt):
+            counts[ref.name] = counts.get(ref.name, 0) + 1
+            first.setdefault(ref.name, stmt)
+    parameters = {arg.variable.name for arg in function.arguments}
+    for name, stmt in first.items():
+        if name in parameters or counts[name] < 2 or not isinstance(stmt, AssignmentStmt):
             continue
-        for target in targets:
-            if isinstance(target, (NameExpr, TupleExpr, ListExpr, StarExpr)):
-                yield from all_name_and_member_expressions(target)[0]
+        value = stmt.rvalue
+        if len(stmt.lvalues) == 1 and isinstance(value, NameExpr) and value.name in shaped and counts.get(value.name, 0) == 0:
+            copy = MemberExpr(NameExpr(value.name), "data")
+            copy.expr.set_line(value)
+            copy.set_line(value)
+            stmt.rvalue = copy
 
 
 def _is_docstring(stmt: Statement) -> bool:
