@@ -104,3 +104,11 @@ def copy_of_a_parameter(w: Tensor[B, B], x: Tensor[B, 4]) -> None:
     n = n * 2
     rank = x.ndim
     rank -= 1
+
+
+def pieces_unpacked_then_rebound(x: Tensor[B, N, T]) -> None:
+    """`k, v = x.split(2, -1)` of a size that is a symbol (a tuple of any length), then rebound."""
+    k, v = x.split(2, dim=-1)
+    reveal_type(k)  # N: Revealed type is "torch._tensor.Tensor[B, N, Any]"
+    k, v = map(lambda t: t.flatten(0, 1), (k, v))
+    reveal_type(k)  # N: Revealed type is "torch._tensor.Tensor[tyr._static.DimExpr[Literal['B*N'], B, N], Any]"

@@ -283,6 +283,8 @@ def _rebinds(result: Type) -> bool:
     p = get_proper_type(result)
     if isinstance(p, TupleType):
         return any(_rebinds(item) for item in p.items)
+    if isinstance(p, Instance) and p.type.fullname == _names.TUPLE and len(p.args) == 1:
+        return _rebinds(p.args[0])  # `k, v = x.chunk(2)` of a dim whose size is a symbol
     return isinstance(p, AnyType) or _is_tensor(p)
 
 
@@ -341,8 +343,8 @@ def _settle(api: TypeChecker, body: _Body, target: Target, result: Type, *, join
     """Rebind `target` to `result`; returns the value to give (`result`, or of unknown rank where a
     declared subclass of unknown rank would otherwise lose that: `_subclass_of_unknown_rank`)."""
     if not isinstance(target, NameExpr):
-        items = get_proper_type(result)
-        if not (isinstance(items, TupleType) and len(items.items) == len(target.items)):
+        items = _unpacked(result, len(target.items))
+        if items is None:
             return result
         given = [
             _settle(api, body, t, item, join=join) if isinstance(t, (NameExpr, TupleExpr, ListExpr)) else item
@@ -390,6 +392,18 @@ def _settle(api: TypeChecker, body: _Body, target: Target, result: Type, *, join
     return result
 
 
+def _unpacked(result: Type, count: int) -> TupleType | None:
+    """A value unpacked into `count` targets, as a tuple of that many items: a tuple of that length,
+    or a tuple of any length (`x.chunk(2)` of a dim whose size is a symbol), which unpacks into
+    `count` items of its one type."""
+    p = get_proper_type(result)
+    if isinstance(p, TupleType):
+        return p if len(p.items) == count else None
+    if isinstance(p, Instance) and p.type.fullname == _names.TUPLE and len(p.args) == 1:
+        return TupleType([p.args[0]] * count, p)
+    return None
+
+
 def _rebind_declared(api: TypeChecker, body: _Body, target: Target, result: Type, *, whole: bool) -> Type:
     """Without `allow_redefinition`: what a value rebinding a tensor name is typed as (mypy's default).
 
@@ -408,8 +422,8 @@ def _rebind_declared(api: TypeChecker, body: _Body, target: Target, result: Type
       would give the annotation's shape even after an accepted `Any`.)
     """
     if not isinstance(target, NameExpr):
-        items = get_proper_type(result)
-        if not (isinstance(items, TupleType) and len(items.items) == len(target.items)):
+        items = _unpacked(result, len(target.items))
+        if items is None:
             return result
         retyped = [
             _rebind_declared(api, body, t, item, whole=whole) if isinstance(t, (NameExpr, TupleExpr, ListExpr)) else item
