@@ -1485,7 +1485,9 @@ def module(g: Gen, bad: bool) -> Emit:
         options = [k for k in (1, 2, 3) if (c.is_const and g.val(c) % k == 0) or g.divisible(c, k)]
         groups = g.rng.choice(options) if options else 1
         ctor = f"nn.GroupNorm({groups}, {g.size(c, plain=0.3)})"
-        bad_ctor = f"nn.GroupNorm({groups}, {g.size(g.wrong(c), plain=0)})" if known(g, c) else None
+        wrong = g.wrong(c)
+        # built for a size the groups divide: torch would otherwise fail on this line, not the call's
+        bad_ctor = f"nn.GroupNorm({groups}, {g.size(wrong, plain=0)})" if known(g, c) and g.val(wrong) % groups == 0 else None
         out = x.shape
     elif kind == "BatchNorm":
         x = g.tensor(lambda t: g.val(t.shape[0]) > 1, min_rank=2, max_rank=4)
@@ -1740,6 +1742,45 @@ def rebind(g: Gen, bad: bool) -> Emit:
     )
 
 
+def rebind_in_block(g: Gen, bad: bool) -> Emit:
+    """`x = x + y` in an `if` or a loop body.  With `allow_redefinition` mypy types the value of a
+    parameter's assignment twice when the first try errs, so a mistake there must still be reported;
+    after the block the name holds what both paths share."""
+    x = g.tensor()
+    if "rebind" in g.options.avoid:
+        raise Skip("no rebinding")
+    op = g.rng.choice(["+", "*", "-", "torch.add"])
+    head = g.rng.choice([f"if {x.name}.numel() >= 0:", "for _ in range(1):"])
+    other, shape = binary_operand(g, x)
+    good = f"    {x.name} = {apply_binary(op, x.name, other)}"
+    if bad:
+        wrong = f"    {x.name} = {apply_binary(op, x.name, bad_operand(g, x))}"
+        return Emit([head, wrong], [], control=[head, good], detail=f"{op} in a block, with a shape that does not broadcast")
+    out = broadcast(x.shape, shape)
+    assert out is not None
+    return Emit([head, good], [Out(x.name, out)], replaces=x.name, detail=f"{op} in a block")
+
+
+def in_place(g: Gen, bad: bool) -> Emit:
+    """Reshaping in place (`y.unsqueeze_(0)`, chained, `t_()`, `transpose_`): the name holds the new shape."""
+    x = g.tensor(kind="any")
+    y = g.fresh()
+    rank = x.rank
+    forms = ["unsqueeze", "chain"] + (["transpose"] if rank >= 2 else [])
+    form = g.rng.choice(forms)
+    if form == "unsqueeze":
+        call, shape = "unsqueeze_(0)", (ONE, *x.shape)
+    elif form == "chain":
+        call, shape = "unsqueeze_(0).unsqueeze_(-1)", (ONE, *x.shape, ONE)
+    else:
+        call, shape = f"transpose_(0, {rank - 1})", (x.shape[-1], *x.shape[1:-1], x.shape[0])
+    lines = [f"{y} = {x.name}.clone()", f"{y}.{call}"]
+    if bad:
+        wrong = f"{y}.unsqueeze_({g.rng.choice([rank + 2, -rank - 2])})"
+        return Emit([lines[0], wrong], [], control=lines, detail="unsqueeze_: dimension out of range")
+    return Emit(lines, [Out(y, shape)], detail=f"in place: {form}")
+
+
 MENU: list[Op] = [
     Op("binary", "elementwise", binary, 3),
     Op("compare", "elementwise", compare, 1),
@@ -1791,6 +1832,8 @@ MENU: list[Op] = [
     Op("einops.pack", "einops", pack, 0.5),
     Op("dims", "dims", dims, 1.5),
     Op("rebind", "rebind", rebind, 0.6, mistakes=False),
+    Op("rebind in a block", "rebind", rebind_in_block, 0.6),
+    Op("in place", "shape", in_place, 0.6),
 ]
 
 

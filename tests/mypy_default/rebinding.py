@@ -91,19 +91,14 @@ def unshaped_in_loop(x: torch.Tensor, blocks: nn.Sequential, last: int) -> torch
     return tap
 
 
-def copy_of_a_parameter(w: Tensor[B, B], x: Tensor[B, 4]) -> None:
-    """`h = w` (no hook runs for a bare name), then `h` rebound to other shapes; and sizes rebound
-    (`n = x.size(1)` is an `int`, not `Literal[4]`: no incompatible assignment)."""
+def copy_of_a_parameter(w: Tensor[B, B]) -> None:
+    """`h = w` (no hook runs for a bare name), then `h` rebound to other shapes."""
     h = w
     h = torch.cat([h, h[..., :1]], dim=-1)
     reveal_type(h)  # N: Revealed type is "torch._tensor.Tensor[B, tyr._static.DimExpr[Literal['B + 1'], B]]"
     for _ in range(2):
         h = h[:, 1:]
     reveal_type(h)  # N: Revealed type is "torch._tensor.Tensor[B, Any]"
-    n = x.size(1)
-    n = n * 2
-    rank = x.ndim
-    rank -= 1
 
 
 def pieces_unpacked_then_rebound(x: Tensor[B, N, T]) -> None:

@@ -54,11 +54,10 @@ def _numel(call: Call, shape: MaybeShape) -> Type:
 
 
 def _dim(call: Call, shape: MaybeShape) -> Type:
-    """`x.dim()`: the rank, as an `int` whose value is known (a name it is assigned to is an `int`
-    that a later assignment may change, as for `n = 4`)."""
+    """`x.dim()`: the rank, as `x.ndim` gives it."""
     if shape is None or any(isinstance(s, Variadic) for s in shape):
         return call.default
-    return call.scope.int_value(len(shape))
+    return call.scope.int_literal(len(shape))
 
 
 def _diag(call: Call, shape: MaybeShape) -> Type:

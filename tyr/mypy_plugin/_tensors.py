@@ -100,7 +100,7 @@ def attribute_hook(ctx: AttributeContext, attribute: str, lookup: Lookup) -> Typ
                 items = [scope.tensor_type(shape) if _is_tensor_type(i) else i for i in default.items]
                 return UnionType.make_union(items)
         if attribute == "ndim" and not any(isinstance(s, Variadic) for s in shape):
-            return scope.int_value(len(shape))  # as `x.dim()`
+            return scope.int_literal(len(shape))
     except ShapeRuleError as err:
         ctx.api.fail(scope.render(str(err)), ctx.context, code=SHAPE)
         return scope.tensor_type(None)

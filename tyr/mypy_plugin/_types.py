@@ -211,18 +211,17 @@ class Scope:
         return local
 
     def dim_value_type(self, size: Size | int) -> Type:
-        """The type of an int whose value is the size: `Literal[768]?`, `Dim[D]`, or `int` if unknown.
+        """The type of an int whose value is the size: `Literal[768]`, `Dim[D]`, or `int` if unknown.
 
-        A known value is an `int` whose last known value it is (what mypy gives `768` itself), not
-        the type `Literal[768]`: a name it is assigned to is declared `int`, and `n = x.size(1)`
-        then `n = n * 2` is no incompatible assignment under mypy's defaults."""
+        (A `Literal`, not an `int` whose last known value it is: mypy keeps no last known value
+        for a name, and `n = x.size(1)` would forget the size.)"""
         if size is None:
             return self.instance(_names.INT)
         if isinstance(size, int):
             size = const(size)
         value = size.const_value
         if value is not None:
-            return self.int_value(value)
+            return self.int_literal(value)
         arg = self.size_type(size)
         if isinstance(arg, AnyType):
             return self.instance(_names.INT)

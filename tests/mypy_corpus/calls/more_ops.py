@@ -70,7 +70,7 @@ def sizes_written_as_list_arithmetic(q: Tensor[B, 2, T, D]) -> None:
     reveal_type(q.unsqueeze(0).expand(2, *([-1] * q.dim())))  # N: Revealed type is "torch._tensor.Tensor[Literal[2], B, Literal[2], T, D]"
     reveal_type(q.new_zeros((3, *q.shape[1:])))  # N: Revealed type is "torch._tensor.Tensor[Literal[3], Literal[2], T, D]"
     q.view([1] * 3 + [-1, -1])  # E: view: only one dimension can be inferred (-1), got [1, 1, 1, -1, -1]  [tyr-shape]
-    reveal_type(q.dim())  # N: Revealed type is "Literal[4]?"
+    reveal_type(q.dim())  # N: Revealed type is "Literal[4]"
 
 
 def pieces_of_an_unknown_count(img: Tensor[B, 3, T, T], v: Tensor[D], x: Tensor["T+1", D]) -> None:

@@ -15,4 +15,4 @@ def arithmetic(d: Dim[D], h: Dim[H]) -> None:
     reveal_type(d + h - h)  # N: Revealed type is "tyr._static.Dim[D]"
     reveal_type((d * 2 - 1) // 2 + 1)  # N: Revealed type is "tyr._static.Dim[D]"
     reveal_type(-d)  # N: Revealed type is "tyr._static.Dim[tyr._static.DimExpr[Literal['-D'], D]]"
-    reveal_type(d * 0)  # N: Revealed type is "Literal[0]?"
+    reveal_type(d * 0)  # N: Revealed type is "Literal[0]"

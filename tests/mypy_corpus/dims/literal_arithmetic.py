@@ -6,8 +6,8 @@ from tyr import Dim
 
 
 def fixed(a: Dim[768], b: Literal[12]) -> None:
-    reveal_type(a // b)  # N: Revealed type is "Literal[64]?"
-    reveal_type(a * 4)  # N: Revealed type is "Literal[3072]?"
+    reveal_type(a // b)  # N: Revealed type is "Literal[64]"
+    reveal_type(a * 4)  # N: Revealed type is "Literal[3072]"
 
 
 n = 4 * 768

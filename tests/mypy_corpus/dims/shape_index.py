@@ -9,7 +9,7 @@ B = TypeVar("B")
 
 def sizes(x: Tensor[B, 768]) -> None:
     reveal_type(x.shape[0])  # N: Revealed type is "tyr._static.Dim[B]"
-    reveal_type(x.shape[-1])  # N: Revealed type is "Literal[768]?"
+    reveal_type(x.shape[-1])  # N: Revealed type is "Literal[768]"
     reveal_type(x.size(0))  # N: Revealed type is "tyr._static.Dim[B]"
-    reveal_type(x.size(-1))  # N: Revealed type is "Literal[768]?"
-    reveal_type(x.shape)  # N: Revealed type is "tuple[tyr._static.Dim[B], Literal[768]?, fallback=torch._C.Size]"
+    reveal_type(x.size(-1))  # N: Revealed type is "Literal[768]"
+    reveal_type(x.shape)  # N: Revealed type is "tuple[tyr._static.Dim[B], Literal[768], fallback=torch._C.Size]"

@@ -16,5 +16,5 @@ reveal_type(x.histc())  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, 
 reveal_type(x.logdet())  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]]"
 reveal_type(x.flatten().bincount())  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]]"
 reveal_type(x.grad)  # N: Revealed type is "torch._tensor.Tensor[Literal[3], Literal[4]] | None"
-reveal_type(x.ndim)  # N: Revealed type is "Literal[2]?"
+reveal_type(x.ndim)  # N: Revealed type is "Literal[2]"
 y: torch.Tensor = x.numpy().sum() * torch.ones(2)
