@@ -17,7 +17,8 @@ generic.  This module only dispatches on full names; each concern lives in its o
 * `_types`: shapes and sizes as mypy types and back,
 * `_calls`: calls to functions, methods and classes whose signatures have shapes,
 * `_tensors`: `torch.Tensor` methods, operators and attributes,
-* `_functions`: `torch.*` and `torch.nn.functional.*`,
+* `_functions`: `torch.*` and `torch.nn.functional.*` (`_more_ops`: the less common ops;
+  `_fft`, `_linalg`: `torch.fft.*` and `torch.linalg.*`, which tyr's stubs declare),
 * `_modules`: `torch.nn` modules, `nn.Sequential`, and `module(x)` routed to `forward`,
 * `_einops`: einops' functions and layers, for a literal pattern,
 * `_dims`: arithmetic on `Dim`s,
@@ -108,7 +109,7 @@ def _source_digest() -> str:
     return digest.hexdigest()[:16]
 
 
-_TENSOR_ATTRIBUTES = frozenset({"shape", "T", "mT", "H", "mH", "data", "grad", "ndim"})
+_TENSOR_ATTRIBUTES = frozenset({"shape", "T", "mT", "H", "mH", "data", "real", "imag", "grad", "ndim"})
 
 
 class TyrPlugin(Plugin):
@@ -323,6 +324,9 @@ class TyrPlugin(Plugin):
         return _guarded(_calls.method_signature_hook, _signature, pending=self._pending, lookup=self.lookup_info)
 
     def _method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        unbound = _tensors.unbound_method(fullname)
+        if unbound is not None:  # `torch.Tensor.amax(x, dim=1)`
+            return self._settled(_guarded(_UNBOUND_METHOD_HOOK, _returned, method=unbound, lookup=self.lookup_info))
         owner, _, method = fullname.rpartition(".")
         call = self._module_call(owner) if method == "__call__" and self._is_module_class(owner) else "own"
         if call != "own":
@@ -428,8 +432,9 @@ class TyrPlugin(Plugin):
         if owner == _names.TENSOR_BASE and attribute in _TENSOR_ATTRIBUTES:
             hook = _guarded(_tensors.attribute_hook, _attribute, attribute=attribute, lookup=self.lookup_info)
             return self._settled(hook)  # `x = x.mT`
-        if owner in _tensors.RETURN_TYPES and attribute in ("values", "indices", "min", "max"):
-            hook = _guarded(_tensors.named_field_hook, _attribute, index=0 if attribute in ("values", "min") else 1)
+        fields = _tensors.NAMED_FIELDS.get(owner, ())
+        if attribute in fields:
+            hook = _guarded(_tensors.named_field_hook, _attribute, index=fields.index(attribute))
             return self._settled(hook)  # `x = x.max(dim=1).values`
         handling = self._attribute_handling(owner, attribute)
         if handling == "unshaped":
@@ -555,6 +560,7 @@ _REMAINDERS = _remainders.Remainders()
 # torch's functions and tensor methods through their shape rules; an unknown shape is torch's own result.
 _TORCH_FUNCTION_HOOK = _plain.torch_when_unknown(_functions.function_hook)
 _TENSOR_METHOD_HOOK = _plain.torch_when_unknown(_tensors.method_hook)
+_UNBOUND_METHOD_HOOK = _plain.torch_when_unknown(_tensors.unbound_method_hook)
 
 _HOOK_KINDS = ("type_analyze", "function_signature", "function", "method_signature", "method", "attribute")
 

@@ -53,7 +53,7 @@ def fftn(
     (-1 keeps it, None is a length of unknown value); with `dim=None` the last `len(s)` dims are
     transformed, or all of them."""
     if s is not None and dims is not None and len(s) != len(dims):
-        raise ShapeRuleError(f"{op}: s {list(s)} and dim {list(dims)} must have the same length")
+        raise ShapeRuleError(f"{op}: s gives {len(s)} lengths for the {len(dims)} dims {tuple(dims)}; it must give one per dim")
     if shape is None:
         return None
     if dims is None:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any, SupportsFloat, SupportsIndex
 
 from torch import Tensor as Tensor
-from torch.types import _bool, _device, _dtype, _int, _layout
+from torch import device, dtype, layout
 
 __all__ = [
     "fft",
@@ -66,8 +66,8 @@ def hfftn(input: Tensor, s: _Ints | None = None, dim: _Ints | None = None, norm:
 def ihfftn(input: Tensor, s: _Ints | None = None, dim: _Ints | None = None, norm: str | None = None, *, out: Tensor | None = None, axis: _Ints | None = ...) -> Any: ...
 
 # The sample frequencies of a transform of `n` points.
-def fftfreq(n: _Int, d: SupportsFloat = 1.0, *, out: Tensor | None = None, dtype: _dtype | None = None, layout: _layout | None = None, device: _device | str | _int | None = None, pin_memory: _bool | None = False, requires_grad: _bool | None = False) -> Any: ...
-def rfftfreq(n: _Int, d: SupportsFloat = 1.0, *, out: Tensor | None = None, dtype: _dtype | None = None, layout: _layout | None = None, device: _device | str | _int | None = None, pin_memory: _bool | None = False, requires_grad: _bool | None = False) -> Any: ...
+def fftfreq(n: _Int, d: SupportsFloat = 1.0, *, out: Tensor | None = None, dtype: dtype | None = None, layout: layout | None = None, device: device | str | int | None = None, pin_memory: bool | None = False, requires_grad: bool | None = False) -> Any: ...
+def rfftfreq(n: _Int, d: SupportsFloat = 1.0, *, out: Tensor | None = None, dtype: dtype | None = None, layout: layout | None = None, device: device | str | int | None = None, pin_memory: bool | None = False, requires_grad: bool | None = False) -> Any: ...
 
 # The zero frequency moved to the middle of `dim` (all dims by default), and back.
 def fftshift(input: Tensor, dim: _Ints | None = None, *, axis: _Ints | None = ...) -> Any: ...
