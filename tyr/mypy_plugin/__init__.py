@@ -324,9 +324,15 @@ class TyrPlugin(Plugin):
         return _guarded(_calls.method_signature_hook, _signature, pending=self._pending, lookup=self.lookup_info)
 
     def _method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
-        unbound = _tensors.unbound_method(fullname)
-        if unbound is not None:  # `torch.Tensor.amax(x, dim=1)`
-            return self._settled(_guarded(_UNBOUND_METHOD_HOOK, _returned, method=unbound, lookup=self.lookup_info))
+        hook = self._named_method_hook(fullname)
+        method = _tensors.unbound_method(fullname)
+        if method is None:
+            return hook
+        # `amax of TensorBase`: `torch.Tensor.amax(x, dim=1)` where the class called on is a tensor class
+        unbound = self._settled(_guarded(_UNBOUND_METHOD_HOOK, _returned, method=method, lookup=self.lookup_info))
+        return partial(_unbound_or, unbound, hook)
+
+    def _named_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         owner, _, method = fullname.rpartition(".")
         call = self._module_call(owner) if method == "__call__" and self._is_module_class(owner) else "own"
         if call != "own":
@@ -578,6 +584,15 @@ class _Decisions(dict[str, Callable[[Any], Any] | None]):
 
     def __missing__(self, fullname: str) -> Callable[[Any], Any] | None:
         return self._method(fullname)
+
+
+def _unbound_or(
+    unbound: Callable[[MethodContext], Type], other: Callable[[MethodContext], Type] | None, ctx: MethodContext
+) -> Type:
+    """`unbound` for a method called on a tensor class; for a class of another name's, what its name decided."""
+    if _tensors.is_tensor_class_object(ctx.type):
+        return unbound(ctx)
+    return other(ctx) if other is not None else ctx.default_return_type
 
 
 def _type_has_sizes(t: Type) -> bool:

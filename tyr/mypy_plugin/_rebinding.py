@@ -216,8 +216,11 @@ def _reshaped_in_place(ctx: MethodContext, api: TypeChecker, result: Type) -> No
     if call.callee.name not in RESHAPED_IN_PLACE:
         return
     receiver = call.callee.expr
-    key = literal_hash(receiver)
     old = get_proper_type(ctx.type)
+    if not isinstance(old, Instance) and call.args and ctx.arg_types and ctx.arg_types[0]:
+        # `torch.Tensor.unsqueeze_(y, 0)`: called on the class, the tensor is the first argument
+        receiver, old = call.args[0], get_proper_type(ctx.arg_types[0][0])
+    key = literal_hash(receiver)
     if key is None or literal(receiver) != LITERAL_TYPE or not isinstance(old, Instance) or not _is_tensor(old):
         return
     now = get_proper_type(result)

@@ -73,7 +73,7 @@ def receiver_first(method: str, names: tuple[str, ...] = ("input", "self", "tens
 
 def unbound_method(fullname: str) -> str | None:
     """The method of `method of Class`, mypy's name for a method called on its class (`torch.Tensor.amax(x, dim=1)`),
-    where the class may be a tensor class and the method has a handler."""
+    where the class may be a tensor class (`is_tensor_class_object` tells at the call) and the method has a handler."""
     method, of, owner = fullname.partition(" of ")
     return method if of and owner in ("Tensor", "TensorBase") and method in METHODS else None
 
@@ -81,13 +81,13 @@ def unbound_method(fullname: str) -> str | None:
 def unbound_method_hook(ctx: MethodContext, method: str, lookup: Lookup) -> Type:
     """`torch.Tensor.amax(x, dim=1)`: `x.amax(dim=1)`, its receiver the argument for `self` (unnamed, `#0`,
     where mypy reads the parameters as positional-only: `torch.Tensor.__add__(x, y)`)."""
-    if not _is_tensor_class_object(ctx.type):
-        return ctx.default_return_type
     call = Call(ctx, Scope(lookup), _op_name(method))
     return call.result(lambda: receiver_first(method, ("self", "#0"))(call), method)
 
 
-def _is_tensor_class_object(t: Type) -> bool:
+def is_tensor_class_object(t: Type) -> bool:
+    """Whether `t` is the type of a tensor class itself (`torch.Tensor`, `nn.Parameter`), what a method is called on
+    unbound."""
     p = get_proper_type(t)
     if isinstance(p, FunctionLike) and p.is_type_obj():
         return p.type_object().has_base(_names.TENSOR_BASE)
