@@ -18,6 +18,7 @@ from tyr.shape_rules import (
     split,
     stack,
     stack_repeated,
+    tensor_split,
     unbind,
 )
 
@@ -116,6 +117,21 @@ def test_chunk(symbolic: bool, data: st.DataObject) -> None:
         x = (*x, parse("3*B"))
     check(chunk, lambda x, c, d: tensor(x).chunk(c, d), x, data.draw(st.integers(-1, 4)), dim_of(data, x),
           values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(200), deadline=None)
+@given(data=st.data())
+def test_tensor_split(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes, max_rank=3))
+    if symbolic and data.draw(st.booleans()):
+        x = (*x, data.draw(st.sampled_from([parse("3*B"), parse("B*T"), parse("2*B + 1")])))
+    if data.draw(st.integers(0, 4)) == 0:
+        x = with_variadic(data, x, values)
+    bound = st.one_of(st.integers(-6, 6).map(const), st.sampled_from(sizes))
+    arg = data.draw(st.one_of(st.integers(-1, 4).map(const), st.lists(bound, max_size=4)))
+    check(tensor_split, lambda x, a, d: torch.tensor_split(tensor(x), a, d), x, arg, dim_of(data, x), values=values)
 
 
 @SYMBOLIC

@@ -1,7 +1,7 @@
 """Soundness against LibTorch (spec §7) of the rules for the less common ops: `tensordot`, `kron`,
 `cross`, `diag` / `diagflat` / `diag_embed`, `diff`, `atleast_{1,2,3}d`, `hstack` / `vstack` /
-`dstack` / `column_stack`, `quantile`, `masked_select`, `nonzero`, `where(condition)`, and the
-`torch.fft` transforms."""
+`dstack` / `column_stack`, `quantile`, `masked_select`, `nonzero`, `where(condition)`, and
+`torch.fft`: the transforms, `fftshift` / `ifftshift` and `fftfreq` / `rfftfreq`."""
 
 from __future__ import annotations
 
@@ -27,7 +27,9 @@ from tyr.shape_rules import (
     diff,
     dstack,
     fft,
+    fftfreq,
     fftn,
+    fftshift,
     hstack,
     kron,
     masked_select,
@@ -175,6 +177,11 @@ KINDS = {
 N_KINDS = {
     "fftn": (torch.fft.fftn, "complex"), "ifftn": (torch.fft.ifftn, "complex"),
     "rfftn": (torch.fft.rfftn, "real_input"), "irfftn": (torch.fft.irfftn, "real_output"),
+    "ihfftn": (torch.fft.ihfftn, "real_input"), "hfftn": (torch.fft.hfftn, "real_output"),
+    # the two-dim forms transform dims (-2, -1) unless told others
+    "fft2": (torch.fft.fft2, "complex"), "ifft2": (torch.fft.ifft2, "complex"),
+    "rfft2": (torch.fft.rfft2, "real_input"), "irfft2": (torch.fft.irfft2, "real_output"),
+    "ihfft2": (torch.fft.ihfft2, "real_input"), "hfft2": (torch.fft.hfft2, "real_output"),
 }
 
 
@@ -207,13 +214,37 @@ def test_fft(symbolic: bool, data: st.DataObject) -> None:
     count = data.draw(st.integers(0, 3))
     s = data.draw(st.one_of(st.none(), st.lists(st.sampled_from([*sizes, const(-1)]), min_size=count, max_size=count)))
     dims = data.draw(st.one_of(st.none(), st.lists(st.integers(-3, 2), min_size=count, max_size=count + 1)))
-    real = name == "rfftn"
+    real = kind == "real_input"
+    two = name.endswith("2")
 
     def torch_fftn(x, s, dims):  # type: ignore[no-untyped-def]
         t = tensor(x) if real else tensor(x, torch.complex64)
-        return op(t, s=s, dim=dims)
+        return op(t, s=s) if two and dims is None else op(t, s=s, dim=dims)
 
-    check(lambda x, s, d: fftn(x, s, d, kind=kind, op=name), torch_fftn, x, s, dims, values=values, told_less=empty)
+    def rule(x, s, dims):  # type: ignore[no-untyped-def]
+        return fftn(x, s, [-2, -1] if two and dims is None else dims, kind=kind, op=name)
+
+    check(rule, torch_fftn, x, s, dims, values=values, told_less=empty)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_fft_helpers(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes, max_rank=3))
+    if data.draw(st.integers(0, 4)) == 0:
+        x = with_variadic(data, x, values)
+    count = data.draw(st.integers(0, 3))
+    dim = data.draw(st.one_of(st.none(), st.just(dim_of(data, x)),
+                              st.lists(st.integers(-4, 3), min_size=count, max_size=count).map(tuple)))
+    for name in ("fftshift", "ifftshift"):
+        op = getattr(torch.fft, name)
+        check(lambda x, d, name=name: fftshift(x, d, op=name), lambda x, d, op=op: op(tensor(x), dim=d), x, dim,
+              values=values)
+    n = data.draw(st.sampled_from([*sizes, const(-1), const(-2), const(-3), const(-4)]))
+    check(fftfreq, lambda n: torch.fft.fftfreq(n), n, values=values)
+    check(lambda n: fftfreq(n, real=True, op="rfftfreq"), lambda n: torch.fft.rfftfreq(n), n, values=values)
 
 
 def test_examples() -> None:

@@ -12,7 +12,18 @@ from hypothesis import strategies as st
 from test_shape_rules_core import check, dim_of, draw_case, examples, shape, shapes_from, tensor, with_variadic
 
 from tyr._symbolic import const, parse
-from tyr.shape_rules import ShapeRuleError, Variadic, along_dim, argmax, max_along, multinomial, reduce, topk
+from tyr.shape_rules import (
+    ShapeRuleError,
+    Variadic,
+    aminmax,
+    along_dim,
+    argmax,
+    kthvalue,
+    max_along,
+    multinomial,
+    reduce,
+    topk,
+)
 
 SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])
 DOF_WARNING = ("degrees of freedom is <= 0",)
@@ -125,6 +136,21 @@ def test_topk(symbolic: bool, data: st.DataObject) -> None:
     x = data.draw(shapes_from(sizes))
     k = data.draw(st.sampled_from([*sizes, *(s + 1 for s in sizes), const(-1), const(0)]))
     check(topk, lambda x, k, d: tuple(tensor(x).topk(k, d)), x, k, dim_of(data, x), values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_kthvalue_and_aminmax(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from([*sizes, const(0)]))
+    if data.draw(st.integers(0, 4)) == 0:
+        x = with_variadic(data, x, values)
+    k = data.draw(st.sampled_from([*sizes, *(s + 1 for s in sizes), const(0), const(1)]))
+    dim, keepdim = dim_of(data, x), data.draw(st.booleans())
+    check(kthvalue, lambda x, k, d, kd: tuple(torch.kthvalue(tensor(x), k, d, kd)), x, k, dim, keepdim, values=values)
+    dim = data.draw(st.one_of(st.none(), st.just(dim)))
+    check(aminmax, lambda x, d, kd: tuple(torch.aminmax(tensor(x), dim=d, keepdim=kd)), x, dim, keepdim, values=values)
 
 
 def test_examples() -> None:

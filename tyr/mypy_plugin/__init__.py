@@ -17,7 +17,8 @@ generic.  This module only dispatches on full names; each concern lives in its o
 * `_types`: shapes and sizes as mypy types and back,
 * `_calls`: calls to functions, methods and classes whose signatures have shapes,
 * `_tensors`: `torch.Tensor` methods, operators and attributes,
-* `_functions`: `torch.*` and `torch.nn.functional.*`,
+* `_functions`: `torch.*` and `torch.nn.functional.*` (`_more_ops`: the less common ops;
+  `_fft`, `_linalg`: `torch.fft.*` and `torch.linalg.*`, which tyr's stubs declare),
 * `_modules`: `torch.nn` modules, `nn.Sequential`, and `module(x)` routed to `forward`,
 * `_einops`: einops' functions and layers, for a literal pattern,
 * `_dims`: arithmetic on `Dim`s,
@@ -108,7 +109,7 @@ def _source_digest() -> str:
     return digest.hexdigest()[:16]
 
 
-_TENSOR_ATTRIBUTES = frozenset({"shape", "T", "mT", "H", "mH", "data", "grad", "ndim"})
+_TENSOR_ATTRIBUTES = frozenset({"shape", "T", "mT", "H", "mH", "data", "real", "imag", "grad", "ndim"})
 
 
 class TyrPlugin(Plugin):
@@ -323,6 +324,15 @@ class TyrPlugin(Plugin):
         return _guarded(_calls.method_signature_hook, _signature, pending=self._pending, lookup=self.lookup_info)
 
     def _method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        hook = self._named_method_hook(fullname)
+        method = _tensors.unbound_method(fullname)
+        if method is None:
+            return hook
+        # `amax of TensorBase`: `torch.Tensor.amax(x, dim=1)` where the class called on is a tensor class
+        unbound = self._settled(_guarded(_UNBOUND_METHOD_HOOK, _returned, method=method, lookup=self.lookup_info))
+        return partial(_unbound_or, unbound, hook)
+
+    def _named_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         owner, _, method = fullname.rpartition(".")
         call = self._module_call(owner) if method == "__call__" and self._is_module_class(owner) else "own"
         if call != "own":
@@ -428,8 +438,9 @@ class TyrPlugin(Plugin):
         if owner == _names.TENSOR_BASE and attribute in _TENSOR_ATTRIBUTES:
             hook = _guarded(_tensors.attribute_hook, _attribute, attribute=attribute, lookup=self.lookup_info)
             return self._settled(hook)  # `x = x.mT`
-        if owner in _tensors.RETURN_TYPES and attribute in ("values", "indices", "min", "max"):
-            hook = _guarded(_tensors.named_field_hook, _attribute, index=0 if attribute in ("values", "min") else 1)
+        fields = _tensors.NAMED_FIELDS.get(owner, ())
+        if attribute in fields:
+            hook = _guarded(_tensors.named_field_hook, _attribute, index=fields.index(attribute))
             return self._settled(hook)  # `x = x.max(dim=1).values`
         handling = self._attribute_handling(owner, attribute)
         if handling == "unshaped":
@@ -555,6 +566,7 @@ _REMAINDERS = _remainders.Remainders()
 # torch's functions and tensor methods through their shape rules; an unknown shape is torch's own result.
 _TORCH_FUNCTION_HOOK = _plain.torch_when_unknown(_functions.function_hook)
 _TENSOR_METHOD_HOOK = _plain.torch_when_unknown(_tensors.method_hook)
+_UNBOUND_METHOD_HOOK = _plain.torch_when_unknown(_tensors.unbound_method_hook)
 
 _HOOK_KINDS = ("type_analyze", "function_signature", "function", "method_signature", "method", "attribute")
 
@@ -572,6 +584,15 @@ class _Decisions(dict[str, Callable[[Any], Any] | None]):
 
     def __missing__(self, fullname: str) -> Callable[[Any], Any] | None:
         return self._method(fullname)
+
+
+def _unbound_or(
+    unbound: Callable[[MethodContext], Type], other: Callable[[MethodContext], Type] | None, ctx: MethodContext
+) -> Type:
+    """`unbound` for a method called on a tensor class; for a class of another name's, what its name decided."""
+    if _tensors.is_tensor_class_object(ctx.type):
+        return unbound(ctx)
+    return other(ctx) if other is not None else ctx.default_return_type
 
 
 def _type_has_sizes(t: Type) -> bool:

@@ -8,7 +8,7 @@ tuple reads the tuple's items.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from mypy.checker import TypeChecker
@@ -419,13 +419,16 @@ class Call:
         return self.scope.tensor_type(shape)
 
     def tensors(self, shapes: Sequence[MaybeShape] | None, fallback: Type | None = None) -> Type:
-        """A tuple of tensors (`split`, `chunk`); the default result when the count is unknown."""
+        """A tuple of tensors (`split`, `chunk`); the default result when the count is unknown.  Its class
+        is `fallback`'s: a tuple's, or a named tuple class (`torch.return_types.max`)."""
         if shapes is None:
             return self.default
         items: list[Type] = [self.tensor(s) for s in shapes]
         proper = get_proper_type(fallback) if fallback is not None else None
         if isinstance(proper, TupleType):
             return TupleType(items, proper.partial_fallback)
+        if isinstance(proper, Instance) and proper.type.tuple_type is not None:
+            return TupleType(items, proper)
         return TupleType(items, self.scope.instance(_names.TUPLE, [self.scope.tensor_type(None)]))
 
     def repeated(self, shapes: Sequence[MaybeShape] | None, piece: MaybeShape) -> Type:
@@ -434,6 +437,18 @@ class Call:
         if shapes is not None or piece is None:
             return self.tensors(shapes)
         return self.scope.instance(_names.TUPLE, [self.tensor(piece)])
+
+    def result(self, compute: Callable[[], Type], callee: str) -> Type:
+        """`compute()`, the result of this call of `callee` by its shape rule: torch's own result where an
+        argument is unmatched or cannot be read, an error on the call's line where the rule fails."""
+        if self.has_unmatched(callee):
+            return self.default
+        try:
+            return compute()
+        except NotKnown:
+            return self.default
+        except ShapeRuleError as err:
+            return self.fail(err)
 
     def fail(self, error: ShapeRuleError) -> Type:
         self.api.fail(self.scope.render(str(error)), self.context, code=_errors.SHAPE)

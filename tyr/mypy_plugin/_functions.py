@@ -3,7 +3,7 @@
 Functions are looked up by the full name mypy gives the callee (`torch.randn` is
 `torch._C._VariableFunctions.randn`, `F.linear` is `torch._C._nn.linear`).  A
 function that is a tensor method in another form (`torch.transpose(x, 0, 1)`)
-reuses the method's handler with its first argument as the receiver.
+reuses the method's handler with its first argument as the receiver (`_tensors.receiver_first`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from mypy.plugin import FunctionContext
 from mypy.types import TupleType, Type, get_proper_type
 
 from tyr import shape_rules as rules
-from tyr.mypy_plugin import _more_ops, _tensors
+from tyr.mypy_plugin import _fft, _linalg, _more_ops, _tensors
 from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
 from tyr.mypy_plugin._types import Lookup, Scope
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, Variadic, creation
@@ -33,29 +33,7 @@ _TF = "torch.functional."
 def function_hook(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Type:
     handler = FUNCTIONS[fullname]
     call = Call(ctx, Scope(lookup), fullname.rpartition(".")[2])
-    if call.has_unmatched(call.op):
-        return call.default
-    try:
-        return handler(call)
-    except NotKnown:
-        return call.default
-    except ShapeRuleError as err:
-        return call.fail(err)
-
-
-def _as_method(method: str, receiver: tuple[str, ...] = ("input", "self", "tensor")) -> FunctionHandler:
-    """`torch.f(x, ...)` handled as `x.f(...)`."""
-    handler = _tensors.METHODS[method]
-
-    def function(call: Call) -> Type:
-        actuals = call.actuals(*receiver)
-        if not actuals:
-            raise NotKnown
-        shape = call.shape_of(actuals[0])
-        call.drop(*receiver)
-        return handler(call, shape)
-
-    return function
+    return call.result(lambda: handler(call), call.op)
 
 
 # -- creation -------------------------------------------------------------------------------------
@@ -667,7 +645,7 @@ FUNCTIONS[_VF + "stack"] = _stack
 FUNCTIONS[_VF + "where"] = _where
 FUNCTIONS[_TF + "einsum"] = _einsum
 FUNCTIONS[_TF + "broadcast_tensors"] = _broadcast_tensors
-FUNCTIONS[_TF + "split"] = _as_method("split", ("tensor",))
+FUNCTIONS[_TF + "split"] = _tensors.receiver_first("split", ("tensor",))
 
 for _method in (
     "outer",
@@ -758,11 +736,13 @@ for _method in (
     *_tensors._BINARY,
 ):
     if _method in _tensors.METHODS and not _method.startswith("_"):
-        FUNCTIONS[_VF + _method] = _as_method(_method)
-FUNCTIONS[_TF + "norm"] = _as_method("norm")
+        FUNCTIONS[_VF + _method] = _tensors.receiver_first(_method)
+FUNCTIONS[_TF + "norm"] = _tensors.receiver_first("norm")
 for _method in _more_ops.METHODS:
-    FUNCTIONS[_VF + _method] = _as_method(_method)
+    FUNCTIONS[_VF + _method] = _tensors.receiver_first(_method)
 FUNCTIONS.update(_more_ops.FUNCTIONS)
+FUNCTIONS.update(_fft.FUNCTIONS)
+FUNCTIONS.update(_linalg.FUNCTIONS)
 
 FUNCTIONS[_NN + "linear"] = _linear
 for _name in (

@@ -1,6 +1,7 @@
 """Hooks for the less common torch ops: `tensordot`, `kron`, `cross`, the `diag` family, `diff`,
 `hstack` and its kin, `atleast_{1,2,3}d`, `quantile`, `var_mean` / `std_mean`, `masked_select`,
-`nonzero` / `argwhere` / one-argument `where`, `ravel`, `msort`, `numel`.
+`nonzero` / `argwhere` / one-argument `where`, `ravel`, `msort`, `numel`, `tensor_split`,
+`aminmax`, `kthvalue`.
 
 `METHODS` holds the tensor-method handlers (merged into `_tensors.METHODS`), `FUNCTIONS` the
 handlers of the functions that have no method form; the rules are `tyr.shape_rules`'.
@@ -14,7 +15,7 @@ from mypy.nodes import Expression, ListExpr, TupleExpr
 from mypy.types import AnyType, Type, get_proper_type
 
 from tyr import shape_rules as rules
-from tyr.mypy_plugin._args import Call, NotKnown, literal_int
+from tyr.mypy_plugin._args import Call, NotKnown, is_int_like, literal_int
 from tyr.shape_rules import MaybeShape, Variadic
 
 Handler = Callable[[Call, MaybeShape], Type]
@@ -116,6 +117,31 @@ def _quantile(call: Call, shape: MaybeShape) -> Type:
     return call.tensor(rules.quantile(shape, q, call.optional_int_arg("dim"), keepdim, op=call.op))
 
 
+def _tensor_split(call: Call, shape: MaybeShape) -> Type:
+    """`x.tensor_split(sections, dim)` / `(indices, dim)`; a tensor of indices or sections gives pieces of unknown number."""
+    actuals = call.actuals("sections", "indices", "tensor_indices_or_sections", "indices_or_sections")
+    if not actuals:
+        raise NotKnown
+    listed = call.sequence_of(actuals[0])
+    if listed is None and not is_int_like(actuals[0].type) and call.size_of(actuals[0]) is None:
+        raise NotKnown
+    arg = listed if listed is not None else call.size_of(actuals[0])
+    return call.tensors(rules.tensor_split(shape, arg, _int(call, "dim", 0)))
+
+
+def _aminmax(call: Call, shape: MaybeShape) -> Type:
+    keepdim = call.bool_arg("keepdim", default=False)
+    return call.tensors(rules.aminmax(shape, call.optional_int_arg("dim"), keepdim), call.default)
+
+
+def _kthvalue(call: Call, shape: MaybeShape) -> Type:
+    k = call.actuals("k")
+    if not k:
+        raise NotKnown
+    keepdim = call.bool_arg("keepdim", default=False)
+    return call.tensors(rules.kthvalue(shape, call.size_of(k[0]), _int(call, "dim", -1), keepdim), call.default)
+
+
 METHODS: dict[str, Handler] = {
     "ravel": _ravel,
     "msort": _msort,
@@ -133,6 +159,9 @@ METHODS: dict[str, Handler] = {
     "argwhere": _nonzero,
     "quantile": _quantile,
     "nanquantile": _quantile,
+    "tensor_split": _tensor_split,
+    "aminmax": _aminmax,
+    "kthvalue": _kthvalue,
 }
 
 

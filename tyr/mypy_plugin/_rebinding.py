@@ -199,7 +199,8 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
     whole = id(ctx.context) not in body.branches
     if ctx.api.options.allow_redefinition:
         return _settle(ctx.api, body, target, result, join=whole)
-    return _rebind_declared(ctx.api, body, target, result, whole=whole)
+    untyped = not isinstance(ctx, AttributeContext) and isinstance(get_proper_type(ctx.default_return_type), AnyType)
+    return _rebind_declared(ctx.api, body, target, result, whole=whole, untyped=untyped)
 
 
 RESHAPED_IN_PLACE = frozenset(
@@ -224,8 +225,11 @@ def _reshaped_in_place(ctx: MethodContext, api: TypeChecker, result: Type) -> No
     innermost = _in_place_chain(call)[-1].callee
     assert isinstance(innermost, MemberExpr)
     receiver = innermost.expr  # `y` in `y.unsqueeze_(0).unsqueeze_(-1)`
-    key = literal_hash(receiver)
     old = get_proper_type(ctx.type)
+    if not isinstance(old, Instance) and call.args and ctx.arg_types and ctx.arg_types[0]:
+        # `torch.Tensor.unsqueeze_(y, 0)`: called on the class, the tensor is the first argument
+        receiver, old = call.args[0], get_proper_type(ctx.arg_types[0][0])
+    key = literal_hash(receiver)
     if key is None or literal(receiver) != LITERAL_TYPE or not isinstance(old, Instance) or not _is_tensor(old):
         return
     now = get_proper_type(result)
@@ -404,7 +408,9 @@ def _unpacked(result: Type, count: int) -> TupleType | None:
     return None
 
 
-def _rebind_declared(api: TypeChecker, body: _Body, target: Target, result: Type, *, whole: bool) -> Type:
+def _rebind_declared(
+    api: TypeChecker, body: _Body, target: Target, result: Type, *, whole: bool, untyped: bool = False
+) -> Type:
     """Without `allow_redefinition`: what a value rebinding a tensor name is typed as (mypy's default).
 
     There a name keeps the type its first assignment (or its annotation) declared, and mypy checks
@@ -413,7 +419,9 @@ def _rebind_declared(api: TypeChecker, body: _Body, target: Target, result: Type
     * the first assignment of a local tensor name that is assigned again declares it `Any`, and
       tyr narrows the name to the value's exact shape itself: later assignments of any shape
       fit, and each read gives what was last assigned (where two paths with different shapes
-      meet, mypy makes the name `Any`: unknown, never a union with a stale shape);
+      meet, mypy makes the name `Any`: unknown, never a union with a stale shape).  In a
+      function without shapes it is declared as torch's types declare it: a tensor, or `Any`
+      for a callee torch leaves untyped (`untyped`: `y = torch.fft.rfft(x)`, later `y = y.numpy()`);
     * a later value of a shape the declared type does not admit, for a local name first assigned
       from another name (`h = x`, no hook runs), is `Any`: no error that torch's own types would
       not give, and no read of the old shape after it (mypy narrows the name to `Any`);
@@ -426,7 +434,9 @@ def _rebind_declared(api: TypeChecker, body: _Body, target: Target, result: Type
         if items is None:
             return result
         retyped = [
-            _rebind_declared(api, body, t, item, whole=whole) if isinstance(t, (NameExpr, TupleExpr, ListExpr)) else item
+            _rebind_declared(api, body, t, item, whole=whole, untyped=untyped)
+            if isinstance(t, (NameExpr, TupleExpr, ListExpr))
+            else item
             for t, item in zip(target.items, items.items)
         ]
         return items.copy_modified(items=retyped) if retyped != items.items else result
@@ -452,6 +462,8 @@ def _rebind_declared(api: TypeChecker, body: _Body, target: Target, result: Type
     if target.is_inferred_def:
         if whole and body.assigned.get(id(var), 0) > 1:
             api.binder.put(target, value)
+            if untyped and not body.shaped:
+                return AnyType(TypeOfAny.special_form)
             if not body.shaped or _assigned_what_is_no_tensor(body, var):
                 return _unknown_rank(api, value)
             # Declared `Any`, not the tensor of unknown shape: mypy narrows a declared type by

@@ -14,7 +14,17 @@ from collections.abc import Callable
 from mypy.checker import TypeChecker
 from mypy.nodes import ARG_POS, EllipsisExpr, Expression, ListExpr, NameExpr, SliceExpr, StarExpr, TupleExpr, Var
 from mypy.plugin import AttributeContext, MethodContext
-from mypy.types import AnyType, Instance, LiteralType, TupleType, Type, UnionType, get_proper_type
+from mypy.types import (
+    AnyType,
+    FunctionLike,
+    Instance,
+    LiteralType,
+    TupleType,
+    Type,
+    TypeType,
+    UnionType,
+    get_proper_type,
+)
 
 from tyr import shape_rules as rules
 from tyr._symbolic import const
@@ -42,14 +52,46 @@ def method_hook(ctx: MethodContext, method: str, lookup: Lookup) -> Type:
     except NotATensor:
         return ctx.default_return_type
     call = Call(ctx, scope, _op_name(method))
-    if call.has_unmatched(method):
-        return call.default
-    try:
+    return call.result(lambda: handler(call, shape), method)
+
+
+def receiver_first(method: str, names: tuple[str, ...] = ("input", "self", "tensor")) -> Callable[[Call], Type]:
+    """`x.method(...)` written with the receiver as the argument named one of `names`: `torch.amax(x, 1)`,
+    `torch.Tensor.amax(x, 1)`."""
+    handler = METHODS[method]
+
+    def run(call: Call) -> Type:
+        actuals = call.actuals(*names)
+        if not actuals:
+            raise NotKnown
+        shape = call.shape_of(actuals[0])
+        call.drop(*names)
         return handler(call, shape)
-    except NotKnown:
-        return call.default
-    except ShapeRuleError as err:
-        return call.fail(err)
+
+    return run
+
+
+def unbound_method(fullname: str) -> str | None:
+    """The method of `method of Class`, mypy's name for a method called on its class (`torch.Tensor.amax(x, dim=1)`),
+    where the class may be a tensor class (`is_tensor_class_object` tells at the call) and the method has a handler."""
+    method, of, owner = fullname.partition(" of ")
+    return method if of and owner in ("Tensor", "TensorBase") and method in METHODS else None
+
+
+def unbound_method_hook(ctx: MethodContext, method: str, lookup: Lookup) -> Type:
+    """`torch.Tensor.amax(x, dim=1)`: `x.amax(dim=1)`, its receiver the argument for `self` (unnamed, `#0`,
+    where mypy reads the parameters as positional-only: `torch.Tensor.__add__(x, y)`)."""
+    call = Call(ctx, Scope(lookup), _op_name(method))
+    return call.result(lambda: receiver_first(method, ("self", "#0"))(call), method)
+
+
+def is_tensor_class_object(t: Type) -> bool:
+    """Whether `t` is the type of a tensor class itself (`torch.Tensor`, `nn.Parameter`), what a method is called on
+    unbound."""
+    p = get_proper_type(t)
+    if isinstance(p, FunctionLike) and p.is_type_obj():
+        return p.type_object().has_base(_names.TENSOR_BASE)
+    return isinstance(p, TypeType) and isinstance(p.item, Instance) and p.item.type.has_base(_names.TENSOR_BASE)
 
 
 SCALAR_COMPARISONS = frozenset(
@@ -77,7 +119,7 @@ def _op_name(method: str) -> str:
 
 
 def attribute_hook(ctx: AttributeContext, attribute: str, lookup: Lookup) -> Type:
-    """`x.shape`, `x.T`, `x.mT`, `x.H`, `x.mH`, `x.data`, `x.grad`, `x.ndim` for a shaped `x`."""
+    """`x.shape`, `x.T`, `x.mT`, `x.H`, `x.mH`, `x.data`, `x.real`, `x.imag`, `x.grad`, `x.ndim` for a shaped `x`."""
     scope = Scope(lookup)
     try:
         shape = scope.tensor_shape(ctx.type)
@@ -92,8 +134,9 @@ def attribute_hook(ctx: AttributeContext, attribute: str, lookup: Lookup) -> Typ
             return scope.tensor_type(rules.T(shape))
         if attribute in ("mT", "mH"):
             return scope.tensor_type(rules.mT(shape))
-        if attribute == "data":
-            return scope.tensor_type(shape)
+        if attribute in ("data", "real", "imag"):
+            # assigned, it takes a tensor of any shape (`p.data = resized`; `x.real = y` broadcasts `y`)
+            return ctx.default_attr_type if ctx.is_lvalue else scope.tensor_type(shape)
         if attribute == "grad":
             default = get_proper_type(ctx.default_attr_type)
             if isinstance(default, UnionType):
@@ -107,10 +150,18 @@ def attribute_hook(ctx: AttributeContext, attribute: str, lookup: Lookup) -> Typ
     return ctx.default_attr_type
 
 
-RETURN_TYPES = frozenset(
-    f"torch.return_types.{name}"
-    for name in ("max", "min", "topk", "sort", "kthvalue", "median", "nanmedian", "mode", "cummax", "cummin", "aminmax")
-)
+NAMED_FIELDS: dict[str, tuple[str, ...]] = {
+    **{
+        f"torch.return_types.{name}": ("values", "indices")
+        for name in ("max", "min", "topk", "sort", "kthvalue", "median", "nanmedian", "mode", "cummax", "cummin")
+    },
+    "torch.return_types.aminmax": ("min", "max"),
+    "torch.return_types._linalg_eigh": ("eigenvalues", "eigenvectors"),
+    "torch.return_types.slogdet": ("sign", "logabsdet"),
+    "torch.return_types.qr": ("Q", "R"),
+    "torch.return_types._linalg_svd": ("U", "S", "Vh"),
+}
+"""The named tuples of tensors that tyr types item by item, and their fields in order."""
 
 
 def named_field_hook(ctx: AttributeContext, index: int) -> Type:

@@ -29,6 +29,7 @@ from tyr.shape_rules.concat import (
     split,
     stack,
     stack_repeated,
+    tensor_split,
     unbind,
     vstack,
 )
@@ -126,9 +127,9 @@ from tyr.shape_rules.reorder import (
     view_as_complex,
     view_as_real,
 )
-from tyr.shape_rules.reduce import along_dim, argmax, max_along, multinomial, quantile, reduce, topk
+from tyr.shape_rules.reduce import aminmax, along_dim, argmax, kthvalue, max_along, multinomial, quantile, reduce, topk
 from tyr.shape_rules.selection import masked_select, nonzero, nonzero_tuple
-from tyr.shape_rules.spectral import fft, fftn
+from tyr.shape_rules.spectral import fft, fftfreq, fftn, fftshift
 from tyr.shape_rules.view import flatten, infer_sizes, repeat, reshape, squeeze, unflatten, unsqueeze, view
 
 __all__ = [
@@ -220,11 +221,14 @@ __all__ = [
     "split",
     "stack",
     "stack_repeated",
+    "tensor_split",
     "unbind",
     "vstack",
     # reductions
+    "aminmax",
     "along_dim",
     "argmax",
+    "kthvalue",
     "max_along",
     "multinomial",
     "quantile",
@@ -236,7 +240,9 @@ __all__ = [
     "nonzero_tuple",
     # Fourier transforms
     "fft",
+    "fftfreq",
     "fftn",
+    "fftshift",
     # indexing
     "gather",
     "index",

@@ -1,5 +1,5 @@
 """Joining and splitting: `torch.cat`, `stack`, `hstack` / `vstack` / `dstack` / `column_stack`, `atleast_{1,2,3}d`,
-`split`, `chunk`, `unbind`."""
+`split`, `chunk`, `tensor_split`, `unbind`."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from tyr._symbolic import Expr, const
 from tyr.shape_rules.core import (
+    UNKNOWN,
     MaybeShape,
     Shape,
     ShapeRuleError,
@@ -26,6 +27,7 @@ from tyr.shape_rules.core import (
     show_shape,
     variadic_index,
 )
+from tyr.shape_rules.index import slice_length
 
 
 def _skipped(shape: Shape) -> bool | None:
@@ -365,6 +367,36 @@ def chunk(shape: MaybeShape, chunks: int, dim: int = 0) -> tuple[Shape, ...] | N
     if count is None:
         return None
     return _split_size(shape, step, dim)
+
+
+def tensor_split(
+    shape: MaybeShape, sections_or_indices: SizeArg | Sequence[SizeArg], dim: int = 0
+) -> tuple[Shape, ...] | None:
+    """`x.tensor_split(sections, dim)`: `sections` pieces along `dim`, the first `size % sections` of them
+    one longer than `size // sections`; `x.tensor_split(indices, dim)`: the slices between the indices
+    (`x[:i0]`, `x[i0:i1]`, ..., `x[ik:]` along `dim`; an index of unknown value is None).
+    Returns None where the sizes depend on symbol values."""
+    if isinstance(sections_or_indices, (Expr, int)) or sections_or_indices is None:
+        indices, n = None, const_of(as_size(sections_or_indices))
+        if n is not None and n <= 0:
+            raise ShapeRuleError(f"tensor_split: the number of sections must be positive, not {n}")
+    else:
+        indices, n = sections_or_indices, None
+    if shape is None:
+        return None
+    pos, size = _split_dim(shape, dim, "tensor_split")
+    if pos is None or size is None:
+        return None
+    if indices is not None:
+        bounds = [0, *(UNKNOWN if i is None else i for i in indices)]
+        return _pieces(shape, pos, [slice_length(size, slice(a, b)) for a, b in zip(bounds, [*bounds[1:], None])])
+    if n is None:
+        return None
+    quotient = size // n
+    longer = (size - quotient * n).const_value  # how many pieces take one more
+    if longer is None or not 0 <= longer < n:
+        return None
+    return _pieces(shape, pos, [quotient + 1] * longer + [quotient] * (n - longer))
 
 
 def unbind(shape: MaybeShape, dim: int = 0) -> tuple[Shape, ...] | None:

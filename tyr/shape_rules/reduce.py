@@ -1,4 +1,5 @@
-"""Reductions and ops along one dim: `sum`/`mean`/`std`/`var`/`norm`/`amax`/`argmax`/`max(dim)`, `softmax`, `topk`."""
+"""Reductions and ops along one dim: `sum`/`mean`/`std`/`var`/`norm`/`amax`/`argmax`/`max(dim)`, `aminmax`,
+`kthvalue`, `softmax`, `topk`."""
 
 from __future__ import annotations
 
@@ -147,30 +148,54 @@ def along_dim(shape: MaybeShape, dim: int, *, op: str = "softmax") -> MaybeShape
 
 
 def topk(shape: MaybeShape, k: SizeArg, dim: int = -1, *, op: str = "topk") -> tuple[Shape, Shape] | None:
-    """`x.topk(k, dim)` / `kthvalue`-style selections: `(values, indices)` with dim `dim` of size `k`.
+    """`x.topk(k, dim)`: `(values, indices)` with dim `dim` of size `k`.
 
     `k` must be between 0 and the dim's size (a 0-d tensor counts as size 1)."""
     count = as_size(k)
     if shape is None:
         return None
-    pos = locate(shape, dim, op)
+    pos = _count_along(shape, count, dim, 0, op)
     if pos is None:
         return None
-    if not shape:
-        size: Size = const(1)
-    else:
-        item = shape[pos]
-        assert not isinstance(item, Variadic)
-        size = item
-    n, c = const_of(size), const_of(count)
-    # `k` past the dim's size at every size (`t + 1` of a dim `T`) is as wrong as a constant one
-    excess = lower_bound(count - size) if count is not None and size is not None else None
-    if c is not None and (c < 0 or n is not None and c > n) or excess is not None and excess >= 1:
-        raise ShapeRuleError(f"{op}: k ({show(count)}) must be between 0 and the size of dimension {dim} ({show(size)})")
     if not shape:
         return ((), ())
     out = (*shape[:pos], count, *shape[pos + 1 :])
     return (out, out)
+
+
+def kthvalue(
+    shape: MaybeShape, k: SizeArg, dim: int = -1, keepdim: bool = False, *, op: str = "kthvalue"
+) -> tuple[Shape, Shape] | None:
+    """`x.kthvalue(k, dim, keepdim)`: `(values, indices)`, both reduced over `dim`.
+
+    `k` counts from 1 to the dim's size (a 0-d tensor counts as size 1)."""
+    if shape is not None:
+        _count_along(shape, as_size(k), dim, 1, op)
+    out = reduce(shape, dim, keepdim, op=op)
+    return None if out is None else (out, out)
+
+
+def aminmax(shape: MaybeShape, dim: int | None = None, keepdim: bool = False) -> tuple[Shape, Shape] | None:
+    """`x.aminmax(dim=..., keepdim=...)`: `(min, max)`, both reduced over `dim` (all dims when None), not empty."""
+    out = reduce(shape, dim, keepdim, op="aminmax", nonempty=True)
+    return None if out is None else (out, out)
+
+
+def _count_along(shape: Shape, count: Size, dim: int, least: int, op: str) -> int | None:
+    """The position of `dim`, after checking that `count` lies between `least` and the dim's size."""
+    pos = locate(shape, dim, op)
+    if pos is None:
+        return None
+    item = shape[pos] if shape else const(1)
+    assert not isinstance(item, Variadic)
+    n, c = const_of(item), const_of(count)
+    # `k` past the dim's size at every size (`t + 1` of a dim `T`) is as wrong as a constant one
+    excess = lower_bound(count - item) if count is not None and item is not None else None
+    if c is not None and (c < least or n is not None and c > n) or excess is not None and excess >= 1:
+        raise ShapeRuleError(
+            f"{op}: k ({show(count)}) must be between {least} and the size of dimension {dim} ({show(item)})"
+        )
+    return pos
 
 
 def _nonzero(size: Size) -> bool:

@@ -1,10 +1,10 @@
 """Discrete Fourier transforms (`torch.fft`): the transformed dims' sizes, for complex, real-input and
-real-output transforms.
+real-output transforms; the sample frequencies; the shifts of the zero frequency.
 
 A complex transform (`fft`, `ifft`, `fftn`, ...) keeps each size, or takes the length
-asked for; a real-input one (`rfft`, `ihfft`, `rfftn`) halves the last transformed dim
-to `n // 2 + 1`; a real-output one (`irfft`, `hfft`, `irfftn`) gives `2 * (n - 1)` there
-unless told the length.  Lengths must be positive.
+asked for; a real-input one (`rfft`, `ihfft`, `rfftn`, `ihfftn`) halves the last transformed
+dim to `n // 2 + 1`; a real-output one (`irfft`, `hfft`, `irfftn`, `hfftn`) gives `2 * (n - 1)`
+there unless told the length.  Lengths must be positive.
 """
 
 from __future__ import annotations
@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from tyr._symbolic import const
 from tyr.shape_rules.core import (
+    Dims,
     MaybeShape,
     ShapeRuleError,
     Size,
@@ -20,7 +22,9 @@ from tyr.shape_rules.core import (
     Variadic,
     as_size,
     const_of,
+    dims_argument,
     distinct_positions,
+    locate,
     rank,
     show,
     show_shape,
@@ -49,7 +53,7 @@ def fftn(
     (-1 keeps it, None is a length of unknown value); with `dim=None` the last `len(s)` dims are
     transformed, or all of them."""
     if s is not None and dims is not None and len(s) != len(dims):
-        raise ShapeRuleError(f"{op}: s {list(s)} and dim {list(dims)} must have the same length")
+        raise ShapeRuleError(f"{op}: s gives {len(s)} lengths for the {len(dims)} dims {tuple(dims)}; it must give one per dim")
     if shape is None:
         return None
     if dims is None:
@@ -94,3 +98,32 @@ def fftn(
 def _not_positive(size: Size) -> bool:
     value = const_of(size)
     return value is not None and value <= 0
+
+
+def fftfreq(n: SizeArg, *, real: bool = False, op: str = "fftfreq") -> MaybeShape:
+    """`torch.fft.fftfreq(n)`: `(n,)`; `rfftfreq(n)`: `(n // 2 + 1,)` (torch halves a negative `n` towards 0)."""
+    size = as_size(n)
+    value = const_of(size)
+    if real and size is not None:
+        size = const(-(-value // 2) + 1) if value is not None and value < 0 else size // 2 + 1
+    if _negative(size):
+        raise ShapeRuleError(f"{op}: n={show(as_size(n))} gives {show(size)} frequencies")
+    return (size,)
+
+
+def fftshift(shape: MaybeShape, dim: Dims = None, *, op: str = "fftshift") -> MaybeShape:
+    """`torch.fft.fftshift(x, dim)` / `ifftshift`: the shape is kept; `dim` (all dims when None) names
+    at least one dim of `x`, which a 0-d tensor has none of."""
+    dims = dims_argument(dim)
+    if shape is None:
+        return None
+    if dims == () or dims is None and rank(shape) == 0:
+        raise ShapeRuleError(f"{op}: no dim to shift in {show_shape(shape)}")
+    for d in dims or ():
+        locate(shape, d, op, scalar_as_1d=False)
+    return shape
+
+
+def _negative(size: Size) -> bool:
+    value = const_of(size)
+    return value is not None and value < 0

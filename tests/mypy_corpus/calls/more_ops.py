@@ -17,7 +17,7 @@ def products(x: Tensor[B, 3, 4], w: Tensor[3, 4, 5], v: Tensor[B, 3]) -> None:
     reveal_type(torch.tensordot(x, w, dims=([1, 2], [0, 1])))  # N: Revealed type is "torch._tensor.Tensor[B, Literal[5]]"
     reveal_type(torch.kron(v, w))  # N: Revealed type is "torch._tensor.Tensor[Literal[3], tyr._static.DimExpr[Literal['4*B'], B], Literal[15]]"
     reveal_type(torch.cross(v, v, dim=1))  # N: Revealed type is "torch._tensor.Tensor[B, Literal[3]]"
-    reveal_type(torch.linalg.cross(v, v))  # N: Revealed type is "Any"
+    reveal_type(torch.linalg.cross(v, v))  # N: Revealed type is "torch._tensor.Tensor[B, Literal[3]]"
     torch.tensordot(x, w, dims=([2], [0]))  # E: tensordot: dimension 2 of the first tensor (4) does not match dimension 0 of the second tensor (3)  [tyr-shape]
     torch.cross(x, x, dim=2)  # E: cross: dimension 2 of input (B, 3, 4) must be 3, not 4  [tyr-shape]
 
