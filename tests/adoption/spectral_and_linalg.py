@@ -127,3 +127,9 @@ def factorize(x):
 
 def plain_mypy_error(x: torch.Tensor) -> int:
     return x.size()  # plain mypy's error: a Size is no int
+
+
+def arguments_torch_takes(v: torch.Tensor, maybe: torch.Tensor | None, width: int | None) -> object:
+    """NumPy's names for the input, an optional tensor, an int that may be None: plain mypy saw
+    `torch.linalg` and `torch.fft` as `Any` and checked none of it."""
+    return torch.linalg.vector_norm(x=v), torch.linalg.norm(maybe), torch.fft.rfft(v, n=width)
