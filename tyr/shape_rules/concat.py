@@ -392,11 +392,14 @@ def tensor_split(
         return _pieces(shape, pos, [slice_length(size, slice(a, b)) for a, b in zip(bounds, [*bounds[1:], None])])
     if n is None:
         return None
-    quotient = size // n
-    longer = (size - quotient * n).const_value  # how many pieces take one more
-    if longer is None or not 0 <= longer < n:
-        return None
-    return _pieces(shape, pos, [quotient + 1] * longer + [quotient] * (n - longer))
+    if size.const_value is not None:
+        quotient, longer = divmod(size.const_value, n)  # the first `longer` pieces take one more
+        return _pieces(shape, pos, [const(quotient + 1)] * longer + [const(quotient)] * (n - longer))
+    if all(coefficient % n == 0 for _, coefficient in size.terms):
+        return _pieces(shape, pos, [size // n] * n)  # `6*B` in 3: `2*B` each, at every size
+    # `B` in 3 depends on `B % 3`, and unlike a size the code divides itself (§6), `tensor_split` is
+    # made for sizes it does not divide: each piece's size is unknown (it may well be 1).
+    return _pieces(shape, pos, [None] * n)
 
 
 def unbind(shape: MaybeShape, dim: int = 0) -> tuple[Shape, ...] | None:
