@@ -163,6 +163,30 @@ def test_pool(symbolic: bool, data: st.DataObject) -> None:
     check(lambda x: pool_nd(x, n=n, kind=kind, **kw), lambda x: POOL[kind, n](tensor(x), **kw), x, values=values)
 
 
+@SYMBOLIC
+@settings(max_examples=examples(200), deadline=None)
+@given(data=st.data())
+def test_pool_with_a_size_for_kernel(symbolic: bool, data: st.DataObject) -> None:
+    """A kernel or stride that is a size (`F.avg_pool2d(x, x.shape[2:])`, `kernel_size=t + 1`)."""
+    sizes, values = draw_case(data, symbolic)
+    known = [s for s in sizes if not s.symbols & {"U0", "U1"}]
+    kind = data.draw(st.sampled_from(["max", "avg"]))
+    n = data.draw(st.sampled_from([1, 2]))
+    spatial = [data.draw(st.sampled_from([*known, const(3)])) for _ in range(n)]
+    x = (data.draw(st.sampled_from(known)), *spatial)
+    window = st.sampled_from([*known, *spatial, *(s + 1 for s in spatial), const(2)])
+    kernel = [data.draw(window) for _ in range(n)]
+    stride = data.draw(st.one_of(st.none(), st.lists(window, min_size=n, max_size=n)))
+    padding = data.draw(st.integers(0, 1))
+    ceil_mode = data.draw(st.booleans())
+
+    def torch_pool(x: Any, k: Any, s: Any) -> Any:
+        return POOL[kind, n](tensor(x), k, s, padding, ceil_mode=ceil_mode)
+
+    check(lambda x, k, s: pool_nd(x, k, s, padding, ceil_mode=ceil_mode, n=n, kind=kind), torch_pool, x, kernel,
+          stride, values=values)
+
+
 @settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_batched_input_as_a_variadic(data: st.DataObject) -> None:
@@ -282,6 +306,21 @@ def test_grid_sample_and_affine_grid(symbolic: bool, data: st.DataObject) -> Non
     check(affine_grid, lambda t, s: F.affine_grid(tensor(t), s, align_corners=False), theta, size, values=values)
 
 
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_depthwise_conv_with_a_size_for_groups(symbolic: bool, data: st.DataObject) -> None:
+    """`nn.Conv1d(c, c, k, groups=c)` with `c` a size: the weight has `c // c`, 1, channel per group."""
+    sizes, values = draw_case(data, symbolic)
+    known = [s for s in sizes if not s.symbols & {"U0", "U1"}]
+    groups = data.draw(st.sampled_from([*(s for s in known if s.const_value != 0), *(s + 1 for s in known)]))
+    channels = data.draw(st.sampled_from([groups, groups, *known]))
+    x = (data.draw(st.sampled_from([const(1), const(2)])), channels, const(5))
+    weight = (groups, groups // groups, const(3))
+    check(lambda x, w, g: conv_nd(x, w, None, groups=g, n=1),
+          lambda x, w, g: F.conv1d(tensor(x), tensor(w), groups=g), x, weight, groups, values=values)
+
+
 def test_sizes_simplify() -> None:
     h = parse("H")
     x = shape("B", 3, "2*H", "2*W")
@@ -294,6 +333,7 @@ def test_sizes_simplify() -> None:
     assert pool_nd(pool_nd(shape("B", 8, "H", "W"), 2), 2) == shape("B", 8, "H//4", "W//4")
     assert pool_nd(shape("B", 8, "H", "W"), 2, ceil_mode=True) == shape("B", 8, "(H+1)//2", "(W+1)//2")
     assert pool_nd(shape("B", 8, "H", "W"), 3, stride=3, padding=1, ceil_mode=True) == shape("B", 8, None, None)
+    assert pool_nd(shape("B", 8, "H", "W"), (parse("H"), parse("W"))) == shape("B", 8, 1, 1)  # a global pool
     assert conv_transpose_nd(shape("B", 4, "H", "W"), shape(4, 2, 4, 4), stride=2, padding=1) == \
         shape("B", 2, "2*H", "2*W")
     assert conv_transpose_nd(shape(Variadic("N"), 4, "H"), shape(4, 2, 3), n=1) == shape(Variadic("N"), 2, "H+2")
@@ -307,6 +347,10 @@ def test_sizes_simplify() -> None:
 def test_messages() -> None:
     with pytest.raises(ShapeRuleError, match=r"the input has 4 channels .* expects 3"):
         conv_nd(shape("B", 4, "H", "W"), shape(16, 3, 3, 3))
+    with pytest.raises(ShapeRuleError, match=r"avg_pool1d: spatial dim 0 of the input \(T\) leaves an output of size 0"):
+        pool_nd(shape(1, 3, "T"), parse("T+1"), n=1, kind="avg")
+    with pytest.raises(ShapeRuleError, match=r"shorter than the pooling window \(2\*T \+ 1\)"):
+        pool_nd(shape(1, 3, "T"), parse("2*T+1"), 1, n=1, kind="avg")
     with pytest.raises(ShapeRuleError, match=r"smaller than the dilated kernel"):
         conv_nd(shape("B", 3, 2, 2), shape(16, 3, 3, 3))
     with pytest.raises(ShapeRuleError, match=r"padding 'same' is not supported|padding='same'"):

@@ -261,3 +261,22 @@ def test_solutions_solve(source: str, name: str, values: dict[str, int]) -> None
 def test_const_and_sym() -> None:
     assert const(0) == Expr(())
     assert const(3) + sym("B") == parse("B+3")
+
+
+@pytest.mark.parametrize(
+    ("source", "normal"),
+    [
+        ("(D+1)//(D+1)", "1"),  # a grouped convolution with groups = in_channels = D + 1
+        ("(2*D+2)//(D+1)", "2"),
+        ("(B*T+B)//(T+1)", "B"),
+        ("(D*D-1)//(D+1)", "D - 1"),
+        ("(-1)//(T+1)", "-1"),  # a pooling window one longer than the input: (T - (T+1))//(T+1) + 1 is 0
+        ("T//(T+1)", "0"),
+        ("(D+2)//(D+1)", "(D + 2)//(D + 1)"),  # 1 for D >= 1, but 2 at D = 0: left as written
+        ("(B*T+B+1)//(T+1)", "(B*T + B + 1)//(T + 1)"),
+    ],
+)
+def test_division_by_a_sum(source: str, normal: str) -> None:
+    """A divisor of several terms: `num` is `q*den + r` by long division, and `q + r//den` is kept
+    where `r//den` folds to a constant for every value of the symbols from 0 up."""
+    assert str(parse(source)) == normal

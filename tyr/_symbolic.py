@@ -288,7 +288,7 @@ def _floordiv(num: Expr, den: Expr, *, as_written: bool = False) -> Expr:
         return _floordiv_const(num, den_value)
     divisor = _monomial(den)
     if divisor is None:
-        return _atom(num, den)
+        return _floordiv_polynomial(num, den)
     num_value = num.const_value
     positive = _positive_monomial(den)
     if num_value is not None and positive is not None and -positive[1] <= num_value < positive[1]:
@@ -324,6 +324,48 @@ def _floordiv(num: Expr, den: Expr, *, as_written: bool = False) -> Expr:
     if value is not None and positive is not None and -positive[1] <= value < positive[1]:
         return _add(q, const(0 if value >= 0 else -1))  # `(W - 1)//W` is 1 + (-1)//W, that is 0
     return _add(q, _atom(left, den))
+
+
+def _floordiv_polynomial(num: Expr, den: Expr) -> Expr:
+    """`num // den` for a divisor of several terms (`(D + 1)//(D + 1)` is 1, a grouped convolution's
+    channels per group): `num` is `q*den + r` by long division, and `(q*den + r)//den` is `q + r//den`
+    for every value.  Only a remainder that folds away is taken (0, or a constant within the least
+    value of `den`, which has positive coefficients); any other division stays as written.
+    """
+    lead = Counter(den.terms[0][0]), den.terms[0][1]
+    quotient: dict[Monomial, int] = {}
+    rest = num
+    for _ in range(_MAX_LONG_DIVISION_STEPS):
+        if not rest.terms or rest.is_const:
+            break
+        divided = _divide_term(*rest.terms[0], lead)
+        if divided is None:
+            return _atom(num, den)
+        quotient[divided[0]] = quotient.get(divided[0], 0) + divided[1]
+        rest = _add(rest, _neg(_mul(Expr((divided,)), den)))
+    else:
+        return _atom(num, den)
+    q = Expr._from_dict(quotient)
+    remainder = rest.const_value or 0
+    if remainder == 0:
+        return q
+    least = _least_value(den)
+    if least is not None and -least <= remainder < least:
+        return _add(q, const(0 if remainder >= 0 else -1))
+    return _atom(num, den)
+
+
+_MAX_LONG_DIVISION_STEPS = 32
+"""How many quotient terms a long division may find before the division is left as written."""
+
+
+def _least_value(e: Expr) -> int | None:
+    """A positive lower bound on `e` for every value of its symbols from 0 up, when its coefficients are all
+    positive and its atoms symbols: its constant term (None when that is not positive)."""
+    if any(c <= 0 or any(not isinstance(a, str) for a in m) for m, c in e.terms):
+        return None
+    constant = dict(e.terms).get((), 0)
+    return constant if constant > 0 else None
 
 
 def _common_factor(num: Expr, den: Expr) -> tuple[Counter[Atom], int] | None:

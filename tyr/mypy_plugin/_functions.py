@@ -183,7 +183,7 @@ def _int_or_ints(call: Call, name: str, default: object) -> int | tuple[int, ...
 
 
 def _strides(call: Call, name: str) -> rules.Stride | tuple[rules.Stride, ...]:
-    """A stride or groups argument: ints or sizes (`stride=p` with `p: Dim[P]`); 1 when not given."""
+    """A stride, kernel or groups argument: ints or sizes (`stride=p` with `p: Dim[P]`); 1 when not given."""
     actuals = call.actuals(name)
     if not actuals or call.is_none(actuals[0]):
         return 1
@@ -269,8 +269,8 @@ def _pool(n: int, kind: Literal["max", "avg"]) -> FunctionHandler:
             raise NotKnown
         input = call.tensor_arg("input")
         try:
-            kernel = _int_or_ints(call, "kernel_size", MISSING)
-            stride = _int_or_ints(call, "stride", None)
+            kernel = _strides(call, "kernel_size")
+            stride = _strides(call, "stride") if _given(call, "stride") else None
             padding, dilation = _int_or_ints(call, "padding", 0), _int_or_ints(call, "dilation", 1)
             ceil_mode = call.bool_arg("ceil_mode", default=False)
         except NotKnown:  # an int of unknown value: the spatial sizes are unknown, the rest is checked
@@ -278,8 +278,8 @@ def _pool(n: int, kind: Literal["max", "avg"]) -> FunctionHandler:
         return call.tensor(
             rules.pool_nd(
                 input,
-                kernel,  # type: ignore[arg-type]
-                stride,  # type: ignore[arg-type]
+                kernel,
+                stride,
                 padding,  # type: ignore[arg-type]
                 dilation,  # type: ignore[arg-type]
                 ceil_mode,

@@ -654,7 +654,8 @@ def _padding_mode(padding: object) -> Literal["same", "valid"] | None:
     return None
 
 
-_PoolArgs = tuple[rules.IntOrTuple, rules.IntOrTuple | None, rules.IntOrTuple, rules.IntOrTuple, bool]
+_StrideArg = rules.Stride | tuple[rules.Stride, ...]
+_PoolArgs = tuple[_StrideArg, _StrideArg | None, rules.IntOrTuple, rules.IntOrTuple, bool]
 
 
 def _pooled(input: MaybeShape, n: int, kind: Literal["max", "avg"], read: Callable[[], _PoolArgs]) -> MaybeShape:
@@ -674,8 +675,8 @@ def _max_pool_forward(n: int) -> Forward:
             n,
             "max",
             lambda: (
-                module.int_or_ints(0),
-                None if module.static(1) is None else module.int_or_ints(1),
+                module.strides(0),
+                None if module.static(1) is None else module.strides(1),
                 module.int_or_ints(2),
                 module.int_or_ints(3),
                 _flag(module.static(4)),
@@ -697,8 +698,8 @@ def _avg_pool_forward(n: int) -> Forward:
             n,
             "avg",
             lambda: (
-                module.int_or_ints(0),
-                None if module.static(1) is None else module.int_or_ints(1),
+                module.strides(0),
+                None if module.static(1) is None else module.strides(1),
                 module.int_or_ints(2),
                 1,
                 _flag(module.static(3)),

@@ -322,12 +322,24 @@ def conv_transpose_nd(
 # -- pooling -----------------------------------------------------------------------------------------
 
 
-def pool_output_size(size: Size, kernel: int, stride: int, padding: int, dilation: int, ceil_mode: bool) -> Size:
+def pool_output_size(
+    size: Size, kernel: Stride, stride: Stride, padding: int, dilation: int, ceil_mode: bool
+) -> Size:
     """The length pooling leaves: `(size + 2*padding - dilation*(kernel - 1) - 1) / stride + 1`, rounded
-    down, or up with `ceil_mode` as long as the last window starts inside the (left-padded) input."""
+    down, or up with `ceil_mode` as long as the last window starts inside the (left-padded) input.
+
+    A kernel or stride that is a size (`F.avg_pool2d(x, x.shape[2:])`, a global pool) divides as a
+    convolution's stride does (SHAPES.md §6); rounded up, its length is left unknown.
+    """
     if size is None:
         return None
     extent = dilation * (kernel - 1) + 1
+    if isinstance(extent, Expr) or isinstance(stride, Expr):
+        if ceil_mode:
+            return None
+        if isinstance(stride, Expr):
+            return (size + 2 * padding - extent) // stride + 1
+        return divide_size(size, 2 * padding - extent, stride) + 1
     if not ceil_mode:
         return divide_size(size, 2 * padding - extent, stride) + 1
     out = divide_size(size, 2 * padding - extent + stride - 1, stride) + 1
@@ -341,8 +353,8 @@ def pool_output_size(size: Size, kernel: int, stride: int, padding: int, dilatio
 
 def pool_nd(
     input: MaybeShape,
-    kernel_size: IntOrTuple,
-    stride: IntOrTuple | None = None,
+    kernel_size: StrideOrTuple,
+    stride: StrideOrTuple | None = None,
     padding: IntOrTuple = 0,
     dilation: IntOrTuple = 1,
     ceil_mode: bool = False,
@@ -355,23 +367,23 @@ def pool_nd(
     `input` is `(N, C, *spatial)` or `(C, *spatial)`, every dim but N non-empty; `stride`
     defaults to `kernel_size`.  Each spatial size becomes `pool_output_size(...)`, which
     must be at least 1; padding may be at most half the kernel.  (`return_indices=True`
-    gives two tensors of this shape.)
+    gives two tensors of this shape.)  A kernel or stride may be a size (a `Dim`).
     """
     op = f"{kind}_pool{n}d"
-    kernels = _per_dim(kernel_size, n, "kernel_size", op)
-    strides = kernels if stride is None or (not isinstance(stride, int) and not list(stride)) else _per_dim(
-        stride, n, "stride", op)
+    kernels = tuple(map(_int_if_constant, _per_dim(kernel_size, n, "kernel_size", op)))
+    no_stride = stride is None or (isinstance(stride, Sequence) and not list(stride))
+    strides = kernels if no_stride else tuple(map(_int_if_constant, _per_dim(stride, n, "stride", op)))
     pads = _per_dim(padding, n, "padding", op)
     dilations = _per_dim(dilation, n, "dilation", op)
-    if any(k <= 0 for k in kernels) or any(s <= 0 for s in strides) or any(d <= 0 for d in dilations):
+    if any(_at_most_zero(k) for k in (*kernels, *strides)) or any(d <= 0 for d in dilations):
         raise ShapeRuleError(
-            f"{op}: kernel_size {list(kernels)}, stride {list(strides)} and dilation {list(dilations)} must be "
-            f"positive"
+            f"{op}: kernel_size {_listed(kernels)}, stride {_listed(strides)} and dilation {list(dilations)} must "
+            f"be positive"
         )
     for k, p in zip(kernels, pads):
-        if p < 0 or p > k // 2:
+        if p < 0 or _more_than_half(p, k):
             raise ShapeRuleError(
-                f"{op}: padding {list(pads)} must be between 0 and half of kernel_size {list(kernels)}"
+                f"{op}: padding {list(pads)} must be between 0 and half of kernel_size {_listed(kernels)}"
             )
     if input is None:
         return None
@@ -390,8 +402,37 @@ def pool_nd(
             raise ShapeRuleError(
                 f"{op}: spatial dim {i} of the input ({show(size)}) leaves an output of size {length}; too small"
             )
+        extent = as_size(dilations[i] * (kernels[i] - 1) + 1)
+        if not ceil_mode and size is not None and (lower_bound(extent - size - 2 * pads[i]) or 0) >= 1:
+            # rounded down, a window longer than the padded input leaves nothing, at every size
+            raise ShapeRuleError(
+                f"{op}: spatial dim {i} of the input ({show(size)}, padded by {pads[i]} on each side) is shorter "
+                f"than the pooling window ({show(extent)}); the output would be empty"
+            )
         out.append(length)
     return (*batch, channels, *out)
+
+
+def _int_if_constant(value: Stride) -> Stride:
+    c = _const(value)
+    return value if c is None else c
+
+
+def _at_most_zero(value: Stride) -> bool:
+    c = _const(value)
+    return c is not None and c <= 0
+
+
+def _more_than_half(padding: int, kernel: Stride) -> bool:
+    """`padding > kernel // 2`, where evident (a kernel that is a size: `kernel <= 2*padding - 1` at every size)."""
+    if isinstance(kernel, int):
+        return padding > kernel // 2
+    low = lower_bound(2 * padding - 1 - kernel)
+    return low is not None and low >= 0
+
+
+def _listed(values: Sequence[Stride]) -> list[object]:
+    return [v if isinstance(v, int) else show(v) for v in values]
 
 
 def pool_nd_unknown(input: MaybeShape, *, n: int = 2, kind: Literal["max", "avg"] = "max") -> MaybeShape:
