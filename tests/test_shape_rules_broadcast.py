@@ -103,6 +103,8 @@ def test_expand(symbolic: bool, data: st.DataObject) -> None:
         x = with_variadic(data, x, values)
     wanted = data.draw(st.lists(st.sampled_from([*sizes, const(-1), const(-1), const(-2)]), max_size=5))
     check(lambda x, w: expand(x, w), lambda x, w: tensor(x).expand(tuple(w)), x, wanted, values=values)
+    check(lambda x, w: expand(x, w, op="broadcast_to"), lambda x, w: torch.broadcast_to(tensor(x), tuple(w)), x,
+          wanted, values=values)
 
 
 def test_messages_name_both_dims() -> None:
@@ -125,5 +127,6 @@ def test_variadic_and_unknown_cases() -> None:
     assert broadcast_shapes(shape(None, 3, None), shape("B", None, 1)) == shape(None, 3, None)  # B may be 1
     assert broadcast_shapes(shape(None), shape(1)) == shape(None)
     assert broadcast_shapes(None, shape(1)) is None
+    assert broadcast_shapes(shape(None), shape("B+1")) == shape("B+1")  # B + 1 is never 1
     assert expand(shape("B", 1), [-1, parse("T")]) == shape("B", "T")
     assert expand(shape(None, "B"), [3, 2, None]) == shape(3, 2, None)

@@ -193,6 +193,11 @@ def test_examples() -> None:
     assert index(shape(batch, "T", "D"), [0]) is None
     assert index(shape("B", "D"), [UNKNOWN]) == shape("D")
     assert slice_length(parse("T"), slice(UNKNOWN, None)) is None
+    # a stop at or before the start, counted from the same end: empty at every size
+    assert index(shape("T+1", "D"), [0, slice(2, 1, 2)]) == shape(0)
+    assert slice_length(parse("T"), slice(T, 1)) == const(0)
+    assert slice_length(None, slice(-1, -3)) == const(0)
+    assert slice_length(parse("T"), slice(2, -1)) is None  # counted from both ends: depends on T
     with pytest.raises(ShapeRuleError, match="index 5 is out of bounds for dimension 1 with size 3"):
         index(shape("B", 3), [slice(None), 5])
     with pytest.raises(ShapeRuleError, match="too many"):

@@ -168,5 +168,7 @@ def test_flatten_and_squeeze_with_variadics() -> None:
     assert flatten(shape(batch, "T", "D"), -2) == shape(batch, "T*D")
     assert squeeze(shape(batch, 1, "D"), -2) == shape(batch, "D")
     assert squeeze(shape("B", 1)) is None  # B may be 1
+    assert squeeze(shape("T+1", 1, "2*B")) == shape("T+1", "2*B")  # at least 2 at every size: never squeezed
+    assert squeeze(shape("B", "T+1"), (1,)) == shape("B", "T+1")
     assert unsqueeze(shape(batch, "D"), -1) == shape(batch, "D", 1)
     assert repeat(shape(batch, "D"), [2, 3, 4]) == shape(None, None, "4*D")

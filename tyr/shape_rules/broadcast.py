@@ -12,11 +12,11 @@ from tyr.shape_rules.core import (
     SizeArg,
     Variadic,
     as_size,
-    const_of,
     describe_dim,
     differ,
     is_one,
     min_rank,
+    never_one,
     same,
     show,
     show_shape,
@@ -29,22 +29,17 @@ def broadcast_sizes(a: Size, b: Size) -> tuple[bool, Size]:
 
     Equal sizes, or a 1 against anything, broadcast.  An unknown size never clashes: against
     a constant `c` other than 1 the result is `c`, since the unknown one must be 1 or `c`;
-    against a symbol it is unknown, since the symbol may be 1.
+    against a symbol it is unknown, since the symbol may be 1 (one that cannot, `T + 1`, is kept).
     """
     if a is None:
-        return True, (b if _never_one(b) else None)
+        return True, (b if never_one(b) else None)
     if b is None:
-        return True, (a if _never_one(a) else None)
+        return True, (a if never_one(a) else None)
     if same(a, b) or is_one(b):
         return True, a
     if is_one(a):
         return True, b
     return False, None
-
-
-def _never_one(size: Size) -> bool:
-    value = const_of(size)
-    return value is not None and value != 1
 
 
 def _operand_names(count: int, operands: Sequence[str] | None) -> Sequence[str]:
@@ -167,22 +162,23 @@ def broadcasts_to(shape: MaybeShape, target: MaybeShape, op: str = "broadcast_to
     return target
 
 
-def expand(shape: MaybeShape, sizes: Sequence[SizeArg]) -> MaybeShape:
+def expand(shape: MaybeShape, sizes: Sequence[SizeArg], op: str = "expand") -> MaybeShape:
     """`x.expand(*sizes)`: each size keeps a dim (-1 or the same size) or grows a dim of size 1.
 
     `sizes` may be longer than `x.shape`: the extra sizes make new leading dims, which may
     not be -1.  A size of -1 (the int or a constant expression) copies the input's size.
+    `torch.broadcast_to(x, sizes)` is this rule too (`op` names it in messages).
     """
     wanted = [as_size(s) for s in sizes]
     keep = [w is not None and w.const_value == -1 for w in wanted]
     for i, w in enumerate(wanted):
         if w is not None and not keep[i] and (w.const_value or 0) < 0:
-            raise ShapeRuleError(f"expand: size {w} for dimension {i} is negative")
+            raise ShapeRuleError(f"{op}: size {w} for dimension {i} is negative")
     if shape is None:
         return tuple(None if k else w for w, k in zip(wanted, keep))
     if min_rank(shape) > len(wanted):
         raise ShapeRuleError(
-            f"expand: {len(wanted)} sizes given for the tensor {show_shape(shape)}, which has more dimensions"
+            f"{op}: {len(wanted)} sizes given for the tensor {show_shape(shape)}, which has more dimensions"
         )
     out: list[Size] = []
     v = variadic_index(shape)
@@ -191,7 +187,7 @@ def expand(shape: MaybeShape, sizes: Sequence[SizeArg]) -> MaybeShape:
         after = len(shape) if v is None else len(shape) - v - 1  # dims known from the end
         if v is None and from_end > len(shape):
             if k:
-                raise ShapeRuleError(f"expand: -1 is not allowed for the new leading dimension {i}")
+                raise ShapeRuleError(f"{op}: -1 is not allowed for the new leading dimension {i}")
             out.append(w)
             continue
         have: Size = None
@@ -207,12 +203,12 @@ def expand(shape: MaybeShape, sizes: Sequence[SizeArg]) -> MaybeShape:
         elif have is None:
             out.append(w)  # an unknown size must be 1 or `w`
         elif w is None:
-            out.append(have if _never_one(have) else None)  # unknown: -1, `have`, or anything if `have` is 1
+            out.append(have if never_one(have) else None)  # unknown: -1, `have`, or anything if `have` is 1
         elif same(have, w) or is_one(have):
             out.append(w)
         else:
             raise ShapeRuleError(
-                f"expand: dimension {describe_dim(shape, len(shape) - from_end)} of the tensor has size "
+                f"{op}: dimension {describe_dim(shape, len(shape) - from_end)} of the tensor has size "
                 f"{show(have)}, which is not 1, and cannot be expanded to {show(w)}; tensor {show_shape(shape)}"
             )
     return tuple(out)

@@ -92,6 +92,18 @@ def is_one(size: Size) -> bool:
     return const_of(size) == 1
 
 
+def never_one(size: Size) -> bool:
+    """A size that is not 1 at any valid size: a constant other than 1, or a size that is at least 2
+    (`T + 1`, `2*B`), symbols being at least 1."""
+    if size is None:
+        return False
+    value = size.const_value
+    if value is not None:
+        return value != 1
+    low = lower_bound(size)
+    return low is not None and low >= 2
+
+
 def same(a: Size, b: Size) -> bool:
     """Both sizes are known and provably equal (SHAPES.md §6: equal under every valid assignment)."""
     return a is not None and b is not None and sizes_equal(a, b)

@@ -383,9 +383,20 @@ def _clamp(bound: Expr | None | Unknown, size: Expr, default: Expr) -> Expr | No
     return shifted if above else const(0) if above is False else None
 
 
+def _empty_at_every_size(start: Expr | None | Unknown, stop: Expr | None | Unknown) -> bool:
+    """`x[3:1]`, `x[-1:-3]`, `x[t:1]`: a stop at or before the start, both counted from the same end, selects
+    nothing whatever the dim's size (clamping keeps their order; the step is positive)."""
+    if not isinstance(start, Expr) or not isinstance(stop, Expr):
+        return False
+    signs = _nonneg(start), _nonneg(stop)
+    return None not in signs and signs[0] == signs[1] and _nonneg(start - stop) is True
+
+
 def slice_length(size: Size, item: slice) -> Size:
     """The length of `range(size)[item]`: the size of a dim sliced by `item`, or None if not evident."""
     start, stop, step = _as_bound(item.start), _as_bound(item.stop), _as_bound(item.step)
+    if _empty_at_every_size(start, stop):
+        return const(0)
     if step is None:
         step = const(1)
     if size is None or step is UNKNOWN:

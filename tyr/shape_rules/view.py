@@ -17,8 +17,10 @@ from tyr.shape_rules.core import (
     const_of,
     differ,
     dims_argument,
+    is_one,
     locate,
     min_rank,
+    never_one,
     numel,
     product,
     rank,
@@ -153,15 +155,16 @@ def unflatten(shape: MaybeShape, dim: int, sizes: Sequence[SizeArg]) -> MaybeSha
 def squeeze(shape: MaybeShape, dim: Dims = None) -> MaybeShape:
     """`x.squeeze(dim)`: the named dims (all, if None) that have size 1 are removed; others stay.
 
-    Whether a symbolic size is 1 depends on its value, so squeezing one gives an unknown shape.
+    Whether a symbolic size is 1 depends on its value, so squeezing one gives an unknown shape,
+    unless it is at least 2 at every size (`T + 1`, `2*B`): that one stays.
     """
     if shape is None:
         return None
     dims = dims_argument(dim)
     if dims is None:
-        if variadic_index(shape) is not None or any(const_of(s) is None for s in _plain(shape)):
+        if variadic_index(shape) is not None or not all(is_one(s) or never_one(s) for s in _plain(shape)):
             return None
-        return tuple(s for s in _plain(shape) if const_of(s) != 1)
+        return tuple(s for s in _plain(shape) if not is_one(s))
     positions: list[int] = []
     for d in dims:
         pos = locate(shape, d, "squeeze")
@@ -176,11 +179,10 @@ def squeeze(shape: MaybeShape, dim: Dims = None) -> MaybeShape:
     for pos in positions:
         item = shape[pos]
         assert not isinstance(item, Variadic)
-        value = const_of(item)
-        if value is None:
-            return None
-        if value == 1:
+        if is_one(item):
             drop.add(pos)
+        elif not never_one(item):
+            return None
     return tuple(s for i, s in enumerate(shape) if i not in drop)
 
 
