@@ -132,6 +132,15 @@ from tyr.shape_rules.selection import masked_select, nonzero, nonzero_tuple
 from tyr.shape_rules.spectral import fft, fftfreq, fftn, fftshift
 from tyr.shape_rules.view import flatten, infer_sizes, repeat, reshape, squeeze, unflatten, unsqueeze, view
 
+# Ops that had no rule before (their own block, kept apart for merging).
+from tyr.shape_rules.combinatorics import block_diag, cartesian_prod, combinations
+from tyr.shape_rules.gather import take
+from tyr.shape_rules.integration import cumulative_trapezoid, trapezoid
+from tyr.shape_rules.matmul import bilinear, inner, trace
+from tyr.shape_rules.recurrent import recurrent
+from tyr.shape_rules.reorder import channel_shuffle
+from tyr.shape_rules.selection import unique
+
 __all__ = [
     # core
     "UNKNOWN",
@@ -289,4 +298,17 @@ __all__ = [
     "linspace",
     "meshgrid",
     "tri_indices",
+    # ops that had no rule before
+    "bilinear",
+    "block_diag",
+    "cartesian_prod",
+    "channel_shuffle",
+    "combinations",
+    "cumulative_trapezoid",
+    "inner",
+    "recurrent",
+    "take",
+    "trace",
+    "trapezoid",
+    "unique",
 ]

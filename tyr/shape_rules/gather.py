@@ -1,4 +1,4 @@
-"""Indexing along one dim with an index tensor: `gather`, `take_along_dim`, `index_select`, `scatter`,
+"""Indexing along one dim with an index tensor: `gather`, `take_along_dim`, `take`, `index_select`, `scatter`,
 `scatter_add`, `scatter_reduce`, `index_add`, `index_copy`, `index_fill`.
 
 Torch skips most of its shape checks when the index tensor is empty, and an index into
@@ -158,6 +158,13 @@ def take_along_dim(input: MaybeShape, indices: MaybeShape, dim: int | None = Non
     if out is not None:
         _out_of_bounds((*sizes(out)[:pos], a[pos], *sizes(out)[pos + 1 :]), pos, out, op)
     return out
+
+
+def take(input: MaybeShape, index: MaybeShape) -> MaybeShape:
+    """`torch.take(input, index)`: the elements of the flattened input at `index`, in the index's shape."""
+    if input is not None and _empty(input) and _nonempty(index):
+        raise ShapeRuleError(f"take: the input {show_shape(input)} is empty, so every index is out of bounds")
+    return index
 
 
 def index_select(input: MaybeShape, dim: int, index: MaybeShape, *, op: str = "index_select") -> MaybeShape:

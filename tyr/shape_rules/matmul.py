@@ -1,4 +1,5 @@
-"""Products and dim reorderings: `@`/`matmul`, `F.linear`, `outer`, `tensordot`, `kron`, `cross`, `einsum`, `.T`, `.mT`, `transpose`, `permute`."""
+"""Products and dim reorderings: `@`/`matmul`, `F.linear`, `outer`, `inner`, `trace`, `F.bilinear`, `tensordot`,
+`kron`, `cross`, `einsum`, `.T`, `.mT`, `transpose`, `permute`."""
 
 from __future__ import annotations
 
@@ -260,6 +261,81 @@ def outer(a: MaybeShape, b: MaybeShape) -> MaybeShape:
     if a is None or b is None or variadic_index(a) is not None or variadic_index(b) is not None:
         return None
     return (a[0], b[0])
+
+
+def inner(a: MaybeShape, b: MaybeShape) -> MaybeShape:
+    """`torch.inner(a, b)`: a sum over the last dims, which must be equal (no broadcasting), giving
+    `a.shape[:-1] + b.shape[:-1]`; a 0-d operand scales the other, whose shape it is."""
+    if a == ():
+        return b
+    if b == ():
+        return a
+    if a is None or b is None or min_rank(a) == 0 or min_rank(b) == 0:
+        return None  # either may be 0-d
+    names = ("the first tensor", "the second tensor")
+    if _after_variadic(a) >= 1 and _after_variadic(b) >= 1:
+        _check_contraction("inner", a, len(a) - 1, b, len(b) - 1, names)
+    if isinstance(a[-1], Variadic) or isinstance(b[-1], Variadic) or (
+        variadic_index(a) is not None and variadic_index(b) is not None
+    ):
+        return None
+    return (*a[:-1], *b[:-1])
+
+
+def trace(shape: MaybeShape) -> MaybeShape:
+    """`torch.trace(x)`: the sum of a matrix's diagonal, a 0-d tensor."""
+    _exact_rank(shape, 2, "trace", "the input")
+    return ()
+
+
+def bilinear(input1: MaybeShape, input2: MaybeShape, weight: MaybeShape, bias: MaybeShape = None,
+             *, has_bias: bool = False) -> MaybeShape:
+    """`F.bilinear(x1, x2, weight, bias)` / `nn.Bilinear(in1, in2, out)`: `(*, in1)` and `(*, in2)` with the same
+    leading dims, and a weight `(out, in1, in2)`, give `(*, out)`; a bias is `(out,)`.
+
+    The feature dims must not be empty (torch reshapes each input to `(-1, features)`).  Pass
+    `has_bias=True` when a bias is given (`bias=None` then means its shape is unknown): its first dim
+    must be `out`, and it is added to the product, broadcasting.
+    """
+    op = "bilinear"
+    w = _exact_rank(weight, 3, op, "the weight")
+    names = ("input1", "input2")
+    for shape, name in zip((input1, input2), names):
+        if shape is not None and rank(shape) == 0:
+            raise ShapeRuleError(f"{op}: {name} must have at least 1 dimension, not {show_shape(shape)}")
+    if input1 is None or input2 is None:
+        return None
+    r1, r2 = rank(input1), rank(input2)
+    if r1 is not None and r2 is not None:
+        if r1 != r2:
+            raise ShapeRuleError(
+                f"{op}: input1 {show_shape(input1)} and input2 {show_shape(input2)} must have as many dimensions"
+            )
+        for i in range(r1 - 1):
+            _check_contraction(op, input1, i, input2, i, names)
+    for shape, name, k in ((input1, "input1", 1), (input2, "input2", 2)):
+        if _after_variadic(shape) < 1:
+            continue
+        last = shape[-1]
+        assert not isinstance(last, Variadic)
+        if last is not None and last.const_value == 0:
+            raise ShapeRuleError(f"{op}: {name} {show_shape(shape)} has no features (its last dimension is 0)")
+        if w is not None:
+            _check_contraction(op, shape, len(shape) - 1, w, k, (name, "the weight"))
+    if bias is not None and rank(bias) == 0:
+        raise ShapeRuleError(f"{op}: the bias must have at least 1 dimension, not {show_shape(bias)}")
+    if bias is not None and w is not None and _before_variadic(bias) >= 1:
+        _check_contraction(op, bias, 0, w, 0, ("the bias", "the weight"))
+    out = None if w is None else w[0]
+    if _after_variadic(input1) >= 1:
+        result: MaybeShape = (*input1[:-1], out)
+    elif _after_variadic(input2) >= 1:
+        result = (*input2[:-1], out)
+    else:
+        return None
+    if has_bias:  # added, broadcasting: a bias `(out, 1)` passes torch's check and widens the result
+        return broadcast_shapes(result, bias, op=op, operands=("the product", "the bias"))
+    return result
 
 
 def tensordot(a: MaybeShape, b: MaybeShape, dims: int | tuple[Sequence[int], Sequence[int]]) -> MaybeShape:

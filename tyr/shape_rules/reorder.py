@@ -1,5 +1,6 @@
 """Moving elements and dims around: `flip`, `roll`, `rot90`, `movedim`, `narrow`, `diagonal`, `diag`, `diagflat`,
-`diag_embed`, `diff`, `Tensor.unfold`, `repeat_interleave`, `tile`, `pixel_shuffle` / `pixel_unshuffle`, `view_as_complex` / `view_as_real`."""
+`diag_embed`, `diff`, `Tensor.unfold`, `repeat_interleave`, `tile`, `pixel_shuffle` / `pixel_unshuffle`,
+`channel_shuffle`, `view_as_complex` / `view_as_real`."""
 
 from __future__ import annotations
 
@@ -432,6 +433,26 @@ def pixel_shuffle(shape: MaybeShape, factor: int, *, inverse: bool = False) -> M
         _divides(op, "channel count", c, factor * factor)
         out = (_over(c, factor * factor), _times(h, factor), _times(w, factor))
     return (*shape[:-3], *out)
+
+
+def channel_shuffle(shape: MaybeShape, groups: int | Expr) -> MaybeShape:
+    """`F.channel_shuffle(x, g)`: `(N, C, *)` with more than 2 dims, its channels reordered in `g` groups.
+
+    `g` must be positive and divide `C` (checked where both are constants: a symbolic channel
+    count is taken as a multiple, SHAPES.md §6).
+    """
+    op = "channel_shuffle"
+    value = groups if isinstance(groups, int) else groups.const_value
+    if value is not None and value <= 0:
+        raise ShapeRuleError(f"{op}: groups must be positive, got {value}")
+    if shape is None:
+        return None
+    if rank(shape) is not None and len(shape) <= 2:
+        raise ShapeRuleError(f"{op}: the input {show_shape(shape)} must have more than 2 dims (N, C, *)")
+    channels = shape[1] if len(shape) > 1 and variadic_index(shape) not in (0, 1) else None
+    if value is not None and not isinstance(channels, Variadic):
+        _divides(op, "channel count (dim 1)", channels, value)
+    return shape
 
 
 def _divides(op: str, what: str, size: Size, factor: int) -> None:

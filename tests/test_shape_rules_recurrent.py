@@ -1,0 +1,75 @@
+"""Soundness against LibTorch (spec §7) of the rule for `nn.RNN` / `nn.LSTM` / `nn.GRU` (`tyr.shape_rules.recurrent`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_shape_rules_core import check, draw_case, examples, shape, shapes_from, tensor
+from torch import nn
+
+from tyr._symbolic import const, parse
+from tyr.shape_rules import ShapeRuleError, recurrent
+
+SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])
+MODULES = {"RNN": nn.RNN, "LSTM": nn.LSTM, "GRU": nn.GRU}
+PROJECTION_WARNING = ("LSTM with projections is not supported with oneDNN",)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(250), deadline=None)
+@given(data=st.data())
+def test_recurrent(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    known = [s for s in sizes if not s.symbols & {"U0", "U1"} and s.const_value != 0]
+    mode = data.draw(st.sampled_from(sorted(MODULES)))
+    input_size, hidden_size = data.draw(st.sampled_from(known)), data.draw(st.sampled_from([*known, const(3)]))
+    layers, bidirectional, batch_first = data.draw(st.integers(1, 2)), data.draw(st.booleans()), data.draw(st.booleans())
+    proj = data.draw(st.sampled_from([0, 0, 1])) if mode == "LSTM" and hidden_size.const_value == 3 else 0
+    batched = data.draw(st.booleans())
+    steps, batch = data.draw(st.sampled_from(sizes)), data.draw(st.sampled_from(sizes))
+    features = input_size if data.draw(st.integers(0, 3)) else data.draw(st.sampled_from(sizes))
+    x: Any = ((batch, steps) if batch_first else (steps, batch)) if batched else (steps,)
+    x = (*x, features)
+    if not data.draw(st.integers(0, 6)):
+        x = data.draw(shapes_from(sizes, max_rank=4))
+    directions = 2 if bidirectional else 1
+    out_size = const(proj) if proj else hidden_size
+    states: Any = None
+    if data.draw(st.booleans()):
+        lead = (const(directions * layers), *((batch,) if batched else ()))
+        wanted = [(*lead, out_size), (*lead, hidden_size)][: 2 if mode == "LSTM" else 1]
+        states = [s if data.draw(st.integers(0, 3)) else data.draw(shapes_from(sizes, 1, 3)) for s in wanted]
+
+    def torch_run(x, states, input_size, hidden_size):  # type: ignore[no-untyped-def]
+        extra = {"proj_size": proj} if proj else {}
+        module = MODULES[mode](input_size, hidden_size, layers, bidirectional=bidirectional, batch_first=batch_first,
+                               **extra)
+        hx = None if states is None else tuple(tensor(s) for s in states)
+        out, h = module(tensor(x), hx if mode == "LSTM" or hx is None else hx[0])
+        return (out, *(h if isinstance(h, tuple) else (h,)))
+
+    def rule(x, states, input_size, hidden_size):  # type: ignore[no-untyped-def]
+        out, final = recurrent(x, states, input_size=input_size, hidden_size=hidden_size, num_layers=const(layers),
+                               bidirectional=bidirectional, batch_first=batch_first, proj_size=const(proj), mode=mode)
+        return None if out is None else (out, *final)
+
+    check(rule, torch_run, x, states, input_size, hidden_size, values=values, warns=PROJECTION_WARNING)
+
+
+def test_examples() -> None:
+    out, (h,) = recurrent(shape("B", "T", "D"), input_size=parse("D"), hidden_size=const(3), bidirectional=True,
+                          batch_first=True)
+    assert out == shape("B", "T", 6) and h == shape(2, "B", 3)
+    out, (h, c) = recurrent(shape("T", 4), input_size=const(4), hidden_size=const(3), num_layers=const(2),
+                            proj_size=const(2), mode="LSTM")
+    assert out == shape("T", 2) and h == shape(2, 2) and c == shape(2, 3)
+    with pytest.raises(ShapeRuleError, match=r"GRU: the input \(B, T, 5\) has 5 features .* input_size is D"):
+        recurrent(shape("B", "T", 5), input_size=parse("D"), hidden_size=const(3), mode="GRU")
+    with pytest.raises(ShapeRuleError, match=r"RNN: dim 1 of h0 \(1, 2, 3\) is 2, expected B"):
+        recurrent(shape("T", "B", 4), [shape(1, 2, 3)], input_size=const(4), hidden_size=const(3))
+    with pytest.raises(ShapeRuleError, match=r"LSTM: for a batched 3-d input, c0 must be 3-d, not \(1, 3\)"):
+        recurrent(shape("T", "B", 4), [shape(1, "B", 3), shape(1, 3)], input_size=const(4), hidden_size=const(3),
+                  mode="LSTM")

@@ -1,0 +1,94 @@
+"""Recurrent layers: `nn.RNN`, `nn.LSTM`, `nn.GRU` (their `forward`, torch 2.13).
+
+An input is `(L, N, input_size)`, `(N, L, input_size)` with `batch_first`, or unbatched
+`(L, input_size)`.  The output has `D * H_out` features per step (`D` is 2 when
+bidirectional, `H_out` the hidden size, or an LSTM's `proj_size` when it has one); the final
+hidden state is `(D * num_layers, N, H_out)` (no `N` unbatched; never batch-first), an LSTM's
+final cell state `(D * num_layers, N, hidden_size)`.  Initial states given must have exactly
+those shapes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from tyr._symbolic import const
+from tyr.shape_rules.core import (
+    MaybeShape,
+    ShapeRuleError,
+    Size,
+    differ,
+    min_rank,
+    rank,
+    show,
+    show_shape,
+    sizes,
+    variadic_index,
+)
+
+Mode = Literal["RNN", "LSTM", "GRU"]
+
+
+def recurrent(
+    input: MaybeShape,
+    states: Sequence[MaybeShape] | None = None,
+    *,
+    input_size: Size,
+    hidden_size: Size,
+    num_layers: Size = const(1),
+    bidirectional: bool = False,
+    batch_first: bool = False,
+    proj_size: Size = const(0),
+    mode: Mode = "RNN",
+) -> tuple[MaybeShape, tuple[MaybeShape, ...]]:
+    """`nn.RNN / nn.GRU(...)(input, h0)` and `nn.LSTM(...)(input, (h0, c0))`: `(output, (h_n,))` for an RNN
+    or a GRU, `(output, (h_n, c_n))` for an LSTM.
+
+    `states` are the initial states given (None when not given; a state's shape may be unknown).
+    `proj_size` is an LSTM's (0: none).
+    """
+    layers = None if num_layers is None else (2 if bidirectional else 1) * num_layers
+    projected = proj_size is None or proj_size.const_value != 0
+    out_size = proj_size if projected else hidden_size
+    count = 2 if mode == "LSTM" else 1
+    if input is None or rank(input) is None:
+        if input is not None and min_rank(input) > 3:
+            raise ShapeRuleError(f"{mode}: expected a 2-d or 3-d input, got {show_shape(input)}")
+        return None, (None,) * count
+    if len(input) not in (2, 3):
+        raise ShapeRuleError(f"{mode}: expected a 2-d (unbatched) or 3-d (batched) input, got {show_shape(input)}")
+    dims = sizes(input)
+    batched = len(dims) == 3
+    batch: tuple[Size, ...] = (dims[0 if batch_first else 1],) if batched else ()
+    steps = dims[1 if batched and batch_first else 0]
+    if steps is not None and steps.const_value == 0:
+        raise ShapeRuleError(f"{mode}: the input {show_shape(input)} has no time steps (sequence length 0)")
+    if differ(dims[-1], input_size):
+        raise ShapeRuleError(
+            f"{mode}: the input {show_shape(input)} has {show(dims[-1])} features (its last dim) but the module's "
+            f"input_size is {show(input_size)}"
+        )
+    expected: tuple[tuple[Size, ...], ...] = ((layers, *batch, out_size), (layers, *batch, hidden_size))[:count]
+    names = ("h0", "c0")
+    for state, want, name in zip(states or (), expected, names):
+        _check_state(mode, name, state, want, batched)
+    width = None if out_size is None else (2 if bidirectional else 1) * out_size
+    steps_and_batch = (*batch, steps) if batch_first else (steps, *batch)
+    return (*steps_and_batch, width), expected
+
+
+def _check_state(mode: str, name: str, state: MaybeShape, want: tuple[Size, ...], batched: bool) -> None:
+    if state is None:
+        return
+    if rank(state) is not None and len(state) != len(want) or min_rank(state) > len(want):
+        kind = "batched 3-d" if batched else "unbatched 2-d"
+        raise ShapeRuleError(f"{mode}: for a {kind} input, {name} must be {len(want)}-d, not {show_shape(state)}")
+    if variadic_index(state) is not None:
+        return
+    for i, (have, need) in enumerate(zip(sizes(state), want)):
+        if differ(have, need):
+            raise ShapeRuleError(
+                f"{mode}: dim {i} of {name} {show_shape(state)} is {show(have)}, expected {show(need)} "
+                f"(the expected shape is {show_shape(want)})"
+            )
