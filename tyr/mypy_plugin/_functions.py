@@ -16,7 +16,7 @@ from mypy.plugin import FunctionContext
 from mypy.types import TupleType, Type, get_proper_type
 
 from tyr import shape_rules as rules
-from tyr.mypy_plugin import _fft, _linalg, _more_ops, _tensors
+from tyr.mypy_plugin import _extra_ops, _fft, _linalg, _more_ops, _tensors
 from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
 from tyr.mypy_plugin._types import Lookup, Scope
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, Variadic, creation
@@ -743,6 +743,9 @@ for _method in _more_ops.METHODS:
 FUNCTIONS.update(_more_ops.FUNCTIONS)
 FUNCTIONS.update(_fft.FUNCTIONS)
 FUNCTIONS.update(_linalg.FUNCTIONS)
+for _method in (*_extra_ops.METHODS, "broadcast_to"):
+    FUNCTIONS[_VF + _method] = _tensors.receiver_first(_method)
+FUNCTIONS.update(_extra_ops.FUNCTIONS)
 
 FUNCTIONS[_NN + "linear"] = _linear
 for _name in (

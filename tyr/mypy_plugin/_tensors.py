@@ -28,7 +28,7 @@ from mypy.types import (
 
 from tyr import shape_rules as rules
 from tyr._symbolic import const
-from tyr.mypy_plugin import _more_ops, _names
+from tyr.mypy_plugin import _extra_ops, _more_ops, _names
 from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
 from tyr.mypy_plugin._dtypes import Binding, Bindings, index_dtype, local_bindings
 from tyr.mypy_plugin._errors import SHAPE
@@ -484,10 +484,11 @@ def _unsqueeze(call: Call, shape: MaybeShape) -> Type:
 
 
 def _expand(call: Call, shape: MaybeShape) -> Type:
+    """`x.expand(*sizes)`, `x.broadcast_to(sizes)` (and `torch.broadcast_to(x, sizes)`)."""
     sizes = call.sizes_arg("size", "sizes")
     if sizes is None:
         raise NotKnown
-    return call.tensor(rules.expand(shape, sizes))
+    return call.tensor(rules.expand(shape, sizes, op=call.op))
 
 
 def _expand_as(call: Call, shape: MaybeShape) -> Type:
@@ -888,6 +889,7 @@ METHODS.update(
         "unsqueeze": _unsqueeze,
         "unsqueeze_": _unsqueeze,
         "expand": _expand,
+        "broadcast_to": _expand,
         "expand_as": _expand_as,
         "repeat": _repeat,
         "sum": _reduction(),
@@ -938,5 +940,6 @@ METHODS.update(
         "tril_": _tril,
         "triu_": _tril,
         **_more_ops.METHODS,
+        **_extra_ops.METHODS,
     }
 )

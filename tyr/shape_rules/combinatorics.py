@@ -79,9 +79,9 @@ def block_diag(shapes: Sequence[MaybeShape]) -> MaybeShape:
             heights.append(None)
             widths.append(None)
             continue
-        height, width = (*(const(1),) * (2 - len(shape)), *sizes(shape))
-        heights.append(height)
-        widths.append(width)
+        block = (const(1),) * (2 - len(shape)) + sizes(shape)  # a 0-d tensor is (1, 1), a 1-d one (1, n)
+        heights.append(block[0])
+        widths.append(block[1])
     return (_total(heights), _total(widths))
 
 

@@ -402,12 +402,12 @@ def pool_nd(
             raise ShapeRuleError(
                 f"{op}: spatial dim {i} of the input ({show(size)}) leaves an output of size {length}; too small"
             )
-        extent = as_size(dilations[i] * (kernels[i] - 1) + 1)
-        if not ceil_mode and size is not None and (lower_bound(extent - size - 2 * pads[i]) or 0) >= 1:
+        extent = dilations[i] * (kernels[i] - 1) + 1
+        if not ceil_mode and size is not None and (lower_bound(-size + extent - 2 * pads[i]) or 0) >= 1:
             # rounded down, a window longer than the padded input leaves nothing, at every size
             raise ShapeRuleError(
                 f"{op}: spatial dim {i} of the input ({show(size)}, padded by {pads[i]} on each side) is shorter "
-                f"than the pooling window ({show(extent)}); the output would be empty"
+                f"than the pooling window ({show(as_size(extent))}); the output would be empty"
             )
         out.append(length)
     return (*batch, channels, *out)

@@ -41,7 +41,7 @@ def transposed(m: Tensor[T, D]) -> None:
 def resized(x: Tensor[B, T, D]) -> None:
     y = x.clone()
     y.resize_(y.numel())
-    reveal_type(y)  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]]"
+    reveal_type(y)  # N: Revealed type is "torch._tensor.Tensor[tyr._static.DimExpr[Literal['B*D*T'], B, D, T]]"
     z = y.transpose(-1, 0)
 
 

@@ -1,0 +1,168 @@
+"""Hooks for ops that had none: `take`, `trace`, `inner`, `unique` / `unique_consecutive`, `resize_` /
+`resize_as_`, `cartesian_prod`, `combinations`, `block_diag`, `trapezoid` / `trapz` / `cumulative_trapezoid`,
+`F.channel_shuffle`, `F.kl_div`, `F.bilinear`.
+
+`METHODS` holds the tensor-method handlers (merged into `_tensors.METHODS`), `FUNCTIONS` the handlers
+of the functions that have no method form; the rules are `tyr.shape_rules`'.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from mypy.checker import TypeChecker
+from mypy.nodes import ARG_POS
+from mypy.types import AnyType, Type, get_proper_type
+
+from tyr import shape_rules as rules
+from tyr.mypy_plugin._args import Call, NotKnown
+from tyr.mypy_plugin._rebinding import in_code_with_shapes
+from tyr.shape_rules import MaybeShape, creation
+from tyr.shape_rules import nn_functional as nnf
+
+Handler = Callable[[Call, MaybeShape], Type]
+FunctionHandler = Callable[[Call], Type]
+
+
+def _typed_in_code_with_shapes(call: Call, result: Type) -> Type:
+    """`result`, where torch declares the callee's result `Any` (`block_diag`, `Tensor.unique`) only in code
+    that adopted shapes: elsewhere a tensor would have mypy check what the code does with it, which plain
+    mypy never did (as for a module's result, `_modules.call_hook`)."""
+    if not isinstance(get_proper_type(call.default), AnyType):
+        return result
+    if isinstance(call.api, TypeChecker) and in_code_with_shapes(call.api):
+        return result
+    return call.default
+
+
+def _given(call: Call, name: str) -> bool:
+    actuals = call.actuals(name)
+    return bool(actuals) and not call.is_none(actuals[0])
+
+
+# -- tensor methods (and their function forms) ----------------------------------------------------
+
+
+def _take(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(rules.take(shape, call.tensor_arg("index")))
+
+
+def _trace(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(rules.trace(shape))
+
+
+def _inner(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(rules.inner(shape, call.tensor_arg("other")))
+
+
+def _unique(call: Call, shape: MaybeShape) -> Type:
+    """`x.unique(dim=...)`: the distinct values (or slices), a tuple with `return_inverse` / `return_counts`."""
+    if shape is None:
+        raise NotKnown  # torch's `Any`: no rank to tell
+    dim = call.optional_int_arg("dim")
+    inverse = call.bool_arg("return_inverse", default=False)
+    counts = call.bool_arg("return_counts", default=False)
+    out = rules.unique(shape, dim, inverse, counts, op=call.op)
+    result = call.tensors(out, call.default) if inverse or counts else call.tensor(out)  # type: ignore[arg-type]
+    return _typed_in_code_with_shapes(call, result)
+
+
+def _resize(call: Call, shape: MaybeShape) -> Type:
+    """`x.resize_(*sizes)`: the tensor takes the sizes given (`x.resize_as_(y)`: `y`'s)."""
+    if call.op == "resize_as_":
+        return call.tensor(call.tensor_arg("the_template"))
+    sizes = call.sizes_arg("size")
+    if sizes is None:
+        raise NotKnown
+    return call.tensor(creation.from_sizes(sizes, op=call.op))
+
+
+METHODS: dict[str, Handler] = {
+    "take": _take,
+    "trace": _trace,
+    "inner": _inner,
+    "unique": _unique,
+    "unique_consecutive": _unique,
+    "resize_": _resize,
+    "resize_as_": _resize,
+}
+
+
+# -- functions only ---------------------------------------------------------------------------------
+
+
+def _listed(call: Call) -> list[MaybeShape]:
+    """The shapes of the tensors given one by one for a `*tensors` parameter."""
+    actuals = call.actuals("tensors")
+    if any(a.kind != ARG_POS for a in actuals):
+        raise NotKnown  # `*xs`: how many is not known
+    return [call.shape_of(a) for a in actuals]
+
+
+def _cartesian_prod(call: Call) -> Type:
+    return call.tensor(rules.cartesian_prod(_listed(call)))
+
+
+def _block_diag(call: Call) -> Type:
+    return _typed_in_code_with_shapes(call, call.tensor(rules.block_diag(_listed(call))))
+
+
+def _combinations(call: Call) -> Type:
+    r = call.int_arg("r", default=2)
+    if not isinstance(r, int):
+        raise NotKnown
+    replace = call.bool_arg("with_replacement", default=False)
+    return call.tensor(rules.combinations(call.tensor_arg("input"), r, replace))
+
+
+def _trapezoid(call: Call) -> Type:
+    """`torch.trapezoid(y, x, dim=...)`, `trapezoid(y, dx=..., dim=...)`, `trapz`, `cumulative_trapezoid`."""
+    dim = call.int_arg("dim", default=-1)
+    if not isinstance(dim, int):
+        raise NotKnown
+    x = call.tensor_arg("x") if _given(call, "x") else rules.UNKNOWN
+    rule = rules.cumulative_trapezoid if call.op == "cumulative_trapezoid" else rules.trapezoid
+    return call.tensor(rule(call.tensor_arg("y"), x, dim))
+
+
+def _channel_shuffle(call: Call) -> Type:
+    """`F.channel_shuffle(x, groups)`: the shape stays; a groups count of unknown value checks the rank only."""
+    actuals = call.actuals("groups")
+    size = call.size_of(actuals[0]) if actuals else None
+    groups = 1 if size is None else size if size.const_value is None else size.const_value
+    return call.tensor(rules.channel_shuffle(call.tensor_arg("input"), groups))
+
+
+def _kl_div(call: Call) -> Type:
+    """`F.kl_div(input, target, reduction=...)`: the two broadcast; `"none"` keeps the shape, the rest give `()`."""
+    if _given(call, "size_average") or _given(call, "reduce"):
+        raise NotKnown  # the legacy arguments decide the reduction
+    reduction = call.str_arg("reduction") or "mean"
+    if reduction not in ("none", "mean", "sum", "batchmean"):
+        raise NotKnown
+    shape = nnf.elementwise_loss(
+        call.tensor_arg("input"), call.tensor_arg("target"), "none" if reduction == "none" else "sum", op="kl_div"
+    )
+    return call.tensor(shape)
+
+
+def _bilinear(call: Call) -> Type:
+    has_bias = _given(call, "bias")
+    bias = call.tensor_arg("bias") if has_bias else None
+    input1, input2, weight = (call.tensor_arg(name) for name in ("input1", "input2", "weight"))
+    return call.tensor(rules.bilinear(input1, input2, weight, bias, has_bias=has_bias))
+
+
+_VF = "torch._C._VariableFunctions."
+
+FUNCTIONS: dict[str, FunctionHandler] = {
+    "torch.functional.cartesian_prod": _cartesian_prod,
+    "torch.functional.block_diag": _block_diag,
+    _VF + "combinations": _combinations,
+    _VF + "trapezoid": _trapezoid,
+    _VF + "trapz": _trapezoid,
+    _VF + "cumulative_trapezoid": _trapezoid,
+    _VF + "channel_shuffle": _channel_shuffle,
+    _VF + "bilinear": _bilinear,
+    "torch.nn.functional.kl_div": _kl_div,
+}
