@@ -21,7 +21,7 @@ from mypy.argmap import map_actuals_to_formals
 from mypy.checker import TypeChecker
 from mypy.expandtype import expand_type, freshen_function_type_vars
 from mypy.maptype import map_instance_to_supertype
-from mypy.nodes import ARG_POS, Context, TypeInfo
+from mypy.nodes import ARG_POS, Context, ListExpr, NameExpr, TupleExpr, TypeInfo
 from mypy.plugin import (
     CheckerPluginInterface,
     FunctionContext,
@@ -37,6 +37,7 @@ from mypy.types import (
     Instance,
     LiteralType,
     NoneType,
+    Overloaded,
     TupleType,
     Type,
     TypeOfAny,
@@ -47,7 +48,7 @@ from mypy.types import (
 )
 
 from tyr import shape_rules as rules
-from tyr._symbolic import Expr
+from tyr._symbolic import Expr, const
 from tyr.mypy_plugin import _calls, _einops, _errors, _names
 from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown, is_int_like
 from tyr.mypy_plugin._jaxtyping_names import listed
@@ -55,6 +56,7 @@ from tyr.mypy_plugin._rebinding import in_code_with_shapes
 from tyr.mypy_plugin._types import UNKNOWN, Lookup, NotATensor, Scope, mentions_shapes, unknown_rank
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, Variadic, nn_modules
 from tyr.shape_rules import nn_functional as nnf
+from tyr.shape_rules.recurrent import Mode
 
 _NN = "torch.nn.modules."
 
@@ -200,6 +202,8 @@ def constructor_hook(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Typ
     default = get_proper_type(ctx.default_return_type)
     if not isinstance(default, Instance):
         return ctx.default_return_type
+    if not any(name in ctx.callee_arg_names for param in spec.params for name in param.names):
+        return ctx.default_return_type  # an overload without the parameters (`nn.RNN(*args, **kwargs)`): unknown
     scope = Scope(lookup)
     call = Call(ctx, scope, fullname.rpartition(".")[2])
     args: list[Type] = []
@@ -251,8 +255,23 @@ def _argument_type(call: Call, actual: Actual) -> Type:
         return LiteralType(text, call.scope.instance(_names.STR))
     items = call.sequence_of(actual)
     if items is not None:
-        return TupleType([call.scope.size_type(s) for s in items], call.scope.instance(_names.TUPLE, [UNKNOWN]))
+        nones = _none_items(actual)
+        return TupleType(
+            [NoneType() if i in nones else call.scope.size_type(s) for i, s in enumerate(items)],
+            call.scope.instance(_names.TUPLE, [UNKNOWN]),
+        )
     return call.scope.size_type(call.size_of(actual))
+
+
+def _none_items(actual: Actual) -> set[int]:
+    """The positions of `None` in a tuple argument (`nn.AdaptiveAvgPool2d((2, None))`: keep that input size)."""
+    t = get_proper_type(actual.type)
+    if isinstance(t, TupleType):
+        return {i for i, item in enumerate(t.items) if isinstance(get_proper_type(item), NoneType)}
+    expr = actual.expr
+    if isinstance(expr, (TupleExpr, ListExpr)):
+        return {i for i, item in enumerate(expr.items) if isinstance(item, NameExpr) and item.fullname == "builtins.None"}
+    return set()
 
 
 def _value_type(value: object, scope: Scope) -> Type:
@@ -396,6 +415,8 @@ def _forward_inputs(module: Instance, ctx: MethodContext) -> list[Type] | None:
     if any(kind.is_star() for kind in kinds):
         return None
     forward = _forward_signature(module)
+    if isinstance(forward, Overloaded) and len({(tuple(i.arg_names), tuple(i.arg_kinds)) for i in forward.items}) == 1:
+        forward = forward.items[0]  # overloads that differ in types only (`nn.LSTM`'s Tensor / PackedSequence)
     if not isinstance(forward, CallableType):
         return types if all(kind == ARG_POS for kind in kinds) else None
     mapped = map_actuals_to_formals(kinds, names, forward.arg_kinds, forward.arg_names, lambda i: types[i])
@@ -483,6 +504,11 @@ def _linear_forward(module: Module, inputs: Sequence[Type]) -> Type:
     return module.scope.tensor_type(rules.linear(_input(module, inputs), weight))
 
 
+def _bilinear_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    weight = (module.size(2), module.size(0), module.size(1))
+    return module.scope.tensor_type(rules.bilinear(_input(module, inputs), _input(module, inputs, 1), weight))
+
+
 def _embedding_forward(module: Module, inputs: Sequence[Type]) -> Type:
     weight = (module.size(0), module.size(1))
     return module.scope.tensor_type(nnf.embedding(_input(module, inputs), weight))
@@ -559,6 +585,69 @@ def _multihead_attention_forward(module: Module, inputs: Sequence[Type]) -> Type
     )
     fallback = scope.instance(_names.TUPLE, [UNKNOWN])
     return TupleType([scope.tensor_type(out), scope.tensor_type(weights) if need_weights else NoneType()], fallback)
+
+
+def _recurrent_forward(mode: Mode) -> Forward:
+    """`rnn(input, h0)` / `lstm(input, (h0, c0))`: `(output, h_n)` / `(output, (h_n, c_n))`."""
+
+    def forward(module: Module, inputs: Sequence[Type]) -> Type:
+        scope = module.scope
+        given = len(inputs) > 1 and not isinstance(get_proper_type(inputs[1]), NoneType)
+        states = _states(module, inputs[1], 2 if mode == "LSTM" else 1) if given else None
+        num_layers = _static_or_none(module, 2)
+        proj_size = _static_or_none(module, 5) if mode == "LSTM" else 0
+        out, final = rules.recurrent(
+            _input(module, inputs),
+            states,
+            input_size=module.size(0),
+            hidden_size=module.size(1),
+            num_layers=_as_size(num_layers),
+            batch_first=_flag(module.static(3)),
+            bidirectional=_flag(module.static(4)),
+            proj_size=_as_size(proj_size),
+            mode=mode,
+        )
+        fallback = scope.instance(_names.TUPLE, [UNKNOWN])
+        hidden: list[Type] = [scope.tensor_type(s) for s in final]
+        second = hidden[0] if mode != "LSTM" else TupleType(hidden, fallback)
+        return TupleType([scope.tensor_type(out), second], fallback)
+
+    return forward
+
+
+def _states(module: Module, given: Type, count: int) -> list[MaybeShape]:
+    """The initial states passed to a recurrent layer: `h0`, or an LSTM's `(h0, c0)`; unknown shapes where
+    they cannot be read (the result does not depend on them where torch accepts them)."""
+    if count == 1:
+        items = [given]
+    else:
+        pair = get_proper_type(given)
+        unknown: list[Type] = [AnyType(TypeOfAny.special_form)] * 2
+        items = list(pair.items) if isinstance(pair, TupleType) and len(pair.items) == 2 else unknown
+    shapes: list[MaybeShape] = []
+    for item in items:
+        try:
+            shapes.append(module.scope.tensor_shape(item))
+        except NotATensor:
+            shapes.append(None)
+    return shapes
+
+
+def _static_or_none(module: Module, index: int) -> object:
+    """A constant type argument, or None where it is not known (a plain `int`)."""
+    try:
+        return module.static(index)
+    except NotKnown:
+        return None
+
+
+def _as_size(value: object) -> Size:
+    """A constant type argument (`Literal[2]`) or a size (`Dim[L]`) as a size; None otherwise."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return const(value)
+    return value if isinstance(value, Expr) else None
 
 
 def _literal_of(t: Type) -> Type:
@@ -820,6 +909,9 @@ _CONV = (
 
 SPECS: dict[str, Spec] = {
     _NN + "linear.Linear": Spec((_size("in_features"), _size("out_features")), _linear_forward),
+    _NN + "linear.Bilinear": Spec(
+        (_size("in1_features"), _size("in2_features"), _size("out_features")), _bilinear_forward
+    ),
     _NN + "sparse.Embedding": Spec((_size("num_embeddings"), _size("embedding_dim")), _embedding_forward),
     _NN + "normalization.LayerNorm": Spec((_sizes("normalized_shape"),), _layer_norm_forward),
     _NN + "normalization.RMSNorm": Spec((_sizes("normalized_shape"),), _rms_norm_forward),
@@ -879,6 +971,17 @@ SPECS[_NN + "upsampling.UpsamplingNearest2d"] = Spec((*_UPSAMPLE, _static("mode"
 SPECS[_NN + "upsampling.UpsamplingBilinear2d"] = Spec(
     (*_UPSAMPLE, _static("mode", default="bilinear")), _upsample_forward
 )
+
+_RECURRENT = (
+    _size("input_size"),
+    _size("hidden_size"),
+    _static("num_layers", default=1),
+    _static("batch_first", default=False),
+    _static("bidirectional", default=False),
+)
+SPECS[_NN + "rnn.RNN"] = Spec(_RECURRENT, _recurrent_forward("RNN"))
+SPECS[_NN + "rnn.GRU"] = Spec(_RECURRENT, _recurrent_forward("GRU"))
+SPECS[_NN + "rnn.LSTM"] = Spec((*_RECURRENT, _static("proj_size", default=0)), _recurrent_forward("LSTM"))
 
 CONSTRUCTORS = frozenset(name for name in SPECS if not name.rpartition(".")[2].startswith("_"))
 

@@ -82,8 +82,8 @@ def _check_state(mode: str, name: str, state: MaybeShape, want: tuple[Size, ...]
     if state is None:
         return
     if rank(state) is not None and len(state) != len(want) or min_rank(state) > len(want):
-        kind = "batched 3-d" if batched else "unbatched 2-d"
-        raise ShapeRuleError(f"{mode}: for a {kind} input, {name} must be {len(want)}-d, not {show_shape(state)}")
+        kind = "a batched 3-d" if batched else "an unbatched 2-d"
+        raise ShapeRuleError(f"{mode}: for {kind} input, {name} must be {len(want)}-d, not {show_shape(state)}")
     if variadic_index(state) is not None:
         return
     for i, (have, need) in enumerate(zip(sizes(state), want)):

@@ -1,10 +1,12 @@
 # mypy: allow-untyped-defs, allow-incomplete-defs
-# tyr's stub for torch/nn/modules/linear.py (torch 2.13): `Linear[In, Out]` is generic in its sizes.
+# tyr's stub for torch/nn/modules/linear.py (torch 2.13): `Linear[In, Out]` and `Bilinear[In1, In2, Out]`
+# are generic in their sizes.
 #
 # The tyr mypy plugin binds the type arguments from the constructor's arguments
 # (`nn.Linear(784, 256)` is `Linear[784, 256]`, `nn.Linear(d, 4 * d)` is
-# `Linear[D, 4*D]`) and routes `linear(x)` to the `F.linear` shape rule.  Without
-# the plugin the arguments default to `Any`.  Everything else is as torch types it.
+# `Linear[D, 4*D]`) and routes `linear(x)` to the `F.linear` shape rule (`bilinear(x1, x2)`
+# to `F.bilinear`'s).  Without the plugin the arguments default to `Any`.  Everything else
+# is as torch types it.
 
 from typing import Any, Generic
 
@@ -19,6 +21,7 @@ from .module import Module
 __all__ = ["Bilinear", "Identity", "LazyLinear", "Linear"]
 
 _In = TypeVar("_In", default=Any)
+_In2 = TypeVar("_In2", default=Any)
 _Out = TypeVar("_Out", default=Any)
 
 class Identity(Module):
@@ -39,13 +42,13 @@ class Linear(Module, Generic[_In, _Out]):
 class NonDynamicallyQuantizableLinear(Linear[_In, _Out]):
     def __init__(self, in_features: int, out_features: int, bias: bool = True, device=None, dtype=None) -> None: ...
 
-class Bilinear(Module):
+class Bilinear(Module, Generic[_In, _In2, _Out]):
     __constants__: list[str]
     in1_features: int
     in2_features: int
     out_features: int
-    weight: Tensor
-    bias: Parameter
+    weight: Tensor[_Out, _In, _In2]
+    bias: Parameter[_Out]
     def __init__(
         self, in1_features: int, in2_features: int, out_features: int, bias: bool = True, device=None, dtype=None
     ) -> None: ...
