@@ -78,3 +78,24 @@ def test_every_declared_keyword_is_torchs(name: str) -> None:
                     assert re.search(rf"\b{keyword}\b", message.partition("expected one of")[2]), message
             except (RuntimeError, ValueError, IndexError):
                 pass
+
+
+def test_the_recurrent_stub_declares_what_torch_defines() -> None:
+    """`torch-stubs/nn/modules/rnn.pyi` replaces torch's own source for mypy: each class there, and each method
+    and class-level attribute torch's class defines, must be declared (else an error mypy never gave)."""
+    from torch.nn.modules import rnn
+
+    tree = ast.parse((STUBS / "nn" / "modules" / "rnn.pyi").read_text())
+    stub_classes = {s.name: s for s in tree.body if isinstance(s, ast.ClassDef)}
+    stub_functions = {s.name for s in tree.body if isinstance(s, ast.FunctionDef)}
+    assert set(rnn.__all__) <= set(stub_classes)
+    assert {"apply_permutation", "_apply_permutation"} <= stub_functions
+    for name, stub in stub_classes.items():
+        declared = {
+            target.id if isinstance(target, ast.Name) else ""
+            for s in stub.body
+            for target in ([s.target] if isinstance(s, ast.AnnAssign) else [])
+        } | {s.name for s in stub.body if isinstance(s, ast.FunctionDef)}
+        own = {n for n in vars(getattr(rnn, name)) if not (n.startswith("__") and n.endswith("__"))}
+        own |= set(getattr(getattr(rnn, name), "__annotations__", {}))
+        assert own - declared - {"_abc_impl"} == set(), name
