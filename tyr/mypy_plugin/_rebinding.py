@@ -332,6 +332,11 @@ def _may_hold_rebinding(declared: Type) -> bool:
     )
 
 
+def _has_new_errors(api: TypeChecker) -> bool:
+    """Whether the value being typed has errors so far (the hook's own included)."""
+    return any(watcher.has_new_errors() for watcher in api.msg.errors._watchers)
+
+
 def failed_attempt(api: CheckerPluginInterface) -> bool:
     """Whether the call being typed has errors that mypy may be collecting to throw away: an item of
     an overloaded callee that does not match (`view(dtype)` for `x.view(())`).  mypy runs the hook
@@ -571,8 +576,8 @@ def _keep_until_assigned(api: TypeChecker, key: Key) -> None:
     keeps the second try if it gives none.  Read from the paths rewritten below, `x` would be of
     unknown shape there, and the error would be lost."""
     innermost = api.binder.frames[-1]
-    if key in innermost.types:
-        return
+    if key in innermost.types or not _has_new_errors(api):
+        return  # (only a value with errors is typed again: elsewhere the paths stay as mypy left them)
     for frame in reversed(api.binder.frames[:-1]):
         current = frame.types.get(key)
         if current is not None:

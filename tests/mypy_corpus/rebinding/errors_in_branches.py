@@ -42,3 +42,12 @@ def correct_in_a_branch(x: Tensor[B, N, D], m: Tensor[B, N, 1], flag: bool) -> T
         x = x * m
     reveal_type(x)  # N: Revealed type is "torch._tensor.Tensor[B, N, D]"
     return x
+
+
+def rank_changed_in_a_loop(y: Tensor[6, D], noise: Tensor[5, 6, D]) -> None:
+    """No error: after the loop the name is of unknown shape, and no stale shape comes back later."""
+    for _ in range(1):
+        y = y + noise
+    reveal_type(y)  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]]"
+    y = y.unsqueeze(0) if y.numel() >= 0 else y.unsqueeze(0).contiguous()
+    reveal_type(y)  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]]"
