@@ -148,7 +148,10 @@ class _Body:
 
 def in_code_with_shapes(api: TypeChecker) -> bool:
     """Whether the user adopted tyr in the code being checked: a function whose signature has
-    shapes, or the top level of a file that imports tyr or jaxtyping."""
+    shapes, or the top level of a file that imports tyr or jaxtyping.  In a run that exports its
+    types (`tyr shapes`, which reports on code without annotations), all code is."""
+    if api.options.export_types:
+        return True
     function = api.scope.current_function()
     return _signature_has_shapes(function) if function is not None else imports_shapes(api.tree)
 
