@@ -20,8 +20,8 @@ from tyr.shape_rules.core import (
     differ,
     divide_size,
     locate,
-    lower_bound,
     min_rank,
+    never_zero,
     rank,
     show,
     show_shape,
@@ -323,7 +323,7 @@ def _split_size(shape: MaybeShape, step: Size, dim: int) -> tuple[Shape, ...] | 
     if shape is None:
         return None
     pos, size = _split_dim(shape, dim, "split")
-    if step is not None and step.const_value == 0 and size is not None and (lower_bound(size) or 0) >= 1:
+    if step is not None and step.const_value == 0 and never_zero(size):
         raise ShapeRuleError(f"split: split_size 0 splits only a dim of size 0, not {show(size)}")
     if pos is None or size is None or step is None:
         return None

@@ -95,13 +95,23 @@ def is_one(size: Size) -> bool:
 def never_one(size: Size) -> bool:
     """A size that is not 1 at any valid size: a constant other than 1, or a size that is at least 2
     (`T + 1`, `2*B`), symbols being at least 1."""
+    return _never(size, 1)
+
+
+def never_zero(size: Size) -> bool:
+    """A size that is not 0 at any valid size: a constant other than 0, or a size that is at least 1
+    (a product of symbols, `T - 1` is not)."""
+    return _never(size, 0)
+
+
+def _never(size: Size, value: int) -> bool:
     if size is None:
         return False
-    value = size.const_value
-    if value is not None:
-        return value != 1
+    known = size.const_value
+    if known is not None:
+        return known != value
     low = lower_bound(size)
-    return low is not None and low >= 2
+    return low is not None and low > value
 
 
 def same(a: Size, b: Size) -> bool:

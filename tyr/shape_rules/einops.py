@@ -58,6 +58,7 @@ from tyr.shape_rules.core import (
     differ,
     lower_bound,
     min_rank,
+    never_zero,
     product,
     show,
     show_shape,
@@ -661,7 +662,7 @@ def unpack(shape: MaybeShape, packed_shapes: Sequence[MaybeShape] | None, patter
     lengths = [None if p is None or inferred[i] else product(p) for i, p in enumerate(pieces)]
     if head is not None and tail is not None and pieces and not any(inferred) and None not in lengths:
         total = sum((s for s in lengths if s is not None), const(0))
-        nonzero = all(s is not None and (lower_bound(s) or 0) >= 1 for s in [*head, *tail])
+        nonzero = all(never_zero(s) for s in [*head, *tail])
         if nonzero and differ(total, axis):
             raise ShapeRuleError(
                 f"{op}: the packed shapes add up to {show(total)} along '*' but the tensor has {show(axis)} "

@@ -25,6 +25,7 @@ from tyr.shape_rules.core import (
     dims_argument,
     distinct_positions,
     lower_bound,
+    never_zero,
     numel,
     provably_at_least,
     rank,
@@ -164,7 +165,7 @@ def pinv(
     count = numel(shape)
     if const_of(count) == 0:
         return (*batch, n, m)
-    if (count is None or (lower_bound(count) or 0) < 1) and (hermitian or any(t != () for t in tolerances)):
+    if not never_zero(count) and (hermitian or any(t != () for t in tolerances)):
         return None  # maybe empty: the checks and the tolerances may or may not count
     if hermitian:
         _square(shape, op)

@@ -19,8 +19,8 @@ from tyr.shape_rules.core import (
     describe_dim,
     differ,
     locate,
-    lower_bound,
     min_rank,
+    never_zero,
     numel,
     rank,
     show,
@@ -199,7 +199,7 @@ def batch_norm(
     count = None if input is None else numel(input)
     empty = count is not None and count.const_value == 0
     given = has_running_stats if has_running_stats is not None else running_mean is not None
-    if not training and not given and _nonzero(count):
+    if not training and not given and never_zero(count):
         raise ShapeRuleError(f"{op}: evaluation mode needs running_mean and running_var")
     if training and input is not None and variadic_index(input) is None:
         per_channel = const_of(numel((input[0], *input[2:])))
@@ -224,7 +224,7 @@ def batch_norm(
         if shape is None:
             continue
         values = numel(shape)
-        if _nonzero(count):
+        if never_zero(count):
             if differ(values, channels):
                 raise ShapeRuleError(
                     f"{op}: {what} {show_shape(shape)} must hold one value per channel ({show(channels)})"
@@ -232,17 +232,6 @@ def batch_norm(
             if what.startswith("running") and rank(shape) is not None and len(shape) != 1:
                 raise ShapeRuleError(f"{op}: {what} must be 1-d, got {show_shape(shape)}")
     return input
-
-
-def _nonzero(size: Size) -> bool:
-    """Whether a size is provably not 0 (a product of positive symbols and non-zero constants)."""
-    if size is None:
-        return False
-    value = size.const_value
-    if value is not None:
-        return value != 0
-    low = lower_bound(size)
-    return low is not None and low >= 1
 
 
 # -- losses ----------------------------------------------------------------------------------------------
@@ -293,7 +282,7 @@ def cross_entropy(
             f"{op}: the target {show_shape(target)} must hold one class index per item of the input "
             f"{show_shape(input)}, that is shape {show_shape(per_item)}"
         )
-    if len(dims) == 3 and const_of(classes) == 0 and _nonzero(numel(per_item)):
+    if len(dims) == 3 and const_of(classes) == 0 and never_zero(numel(per_item)):
         # torch folds (N, C, d) into 4 dims by dividing by C
         raise ShapeRuleError(f"{op}: an input of shape {show_shape(input)} has no classes to pick from")
     return _reduced(tuple(a if a is not None else b for a, b in zip(per_item, t)), reduction)

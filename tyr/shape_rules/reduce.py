@@ -19,6 +19,7 @@ from tyr.shape_rules.core import (
     locate,
     lower_bound,
     min_rank,
+    never_zero,
     numel,
     rank,
     show,
@@ -91,7 +92,7 @@ def reduce(
         return shape
     if op == "norm" and dims is not None and len(dims) > 2:
         raise ShapeRuleError(f"{op}: the Frobenius norm takes at most 2 dims, got {dims}; use a numeric p")
-    if dims == () and op == "logsumexp" and not keepdim and shape and _nonzero(numel(shape)):
+    if dims == () and op == "logsumexp" and not keepdim and shape and never_zero(numel(shape)):
         # torch reduces everything, then fails to write the 0-d result
         raise ShapeRuleError(f"{op}: dim=() fails for the non-empty {show_shape(shape)} unless keepdim=True")
     if not dims:
@@ -196,16 +197,6 @@ def _count_along(shape: Shape, count: Size, dim: int, least: int, op: str) -> in
             f"{op}: k ({show(count)}) must be between {least} and the size of dimension {dim} ({show(item)})"
         )
     return pos
-
-
-def _nonzero(size: Size) -> bool:
-    value = None if size is None else size.const_value
-    return value is not None and value != 0 or size is not None and value is None and _positive(size)
-
-
-def _positive(size: Size) -> bool:
-    low = None if size is None else lower_bound(size)
-    return low is not None and low >= 1
 
 
 def multinomial(shape: MaybeShape, num_samples: SizeArg, replacement: bool = False) -> MaybeShape:
