@@ -89,7 +89,7 @@ from tyr.mypy_plugin import _errors, _names
 from tyr.mypy_plugin._jaxtyping_imports import imports_shapes
 from tyr.mypy_plugin._partials import forget_inferred
 from tyr.mypy_plugin._statements import walk
-from tyr.mypy_plugin._types import mentions_shapes
+from tyr.mypy_plugin._types import mentions_shapes, shape_class
 
 Target = Union[NameExpr, TupleExpr, ListExpr]
 """What an expression is assigned to: a name, or a tuple of targets that unpacks it."""
@@ -290,9 +290,17 @@ def _rebinds(result: Type) -> bool:
     p = get_proper_type(result)
     if isinstance(p, TupleType):
         return any(_rebinds(item) for item in p.items)
-    if isinstance(p, Instance) and p.type.fullname == _names.TUPLE and len(p.args) == 1:
-        return _rebinds(p.args[0])  # `k, v = x.chunk(2)` of a dim whose size is a symbol
+    item = _any_length_item(p)
+    if item is not None:
+        return _rebinds(item)  # `k, v = x.chunk(2)` of a dim whose size is a symbol
     return isinstance(p, AnyType) or _is_tensor(p)
+
+
+def _any_length_item(p: ProperType) -> Type | None:
+    """The item type of a tuple of any length (`tuple[Tensor[B, Any], ...]`); None for anything else."""
+    if isinstance(p, Instance) and p.type.fullname == _names.TUPLE and len(p.args) == 1:
+        return p.args[0]
+    return None
 
 
 def may_rebind(callee: SymbolNode | None) -> bool:
@@ -384,7 +392,7 @@ def _settle(api: TypeChecker, body: _Body, target: Target, result: Type, *, join
         # An attribute assigned to the name is typed with no hook (`w = self.weight`): mypy would meet
         # the tensors of the declared type with it, and a weight of unknown rank would read as of
         # their rank.  Declared of unknown rank, the name reads as what was assigned.
-        loose = UnionType.make_union([*(m for m in _members(loose) if not _is_tensor(m)), _unknown_rank(api, value)])
+        loose = _tensors_replaced(_members(loose), _unknown_rank(api, value))
     # Where the value is a proper subtype of the rewritten type, mypy does not widen that by
     # the value and checks the assignment against the name's type before the rewrite: rewrite
     # only where that check holds.
@@ -411,9 +419,8 @@ def _unpacked(result: Type, count: int) -> TupleType | None:
     p = get_proper_type(result)
     if isinstance(p, TupleType):
         return p if len(p.items) == count else None
-    if isinstance(p, Instance) and p.type.fullname == _names.TUPLE and len(p.args) == 1:
-        return TupleType([p.args[0]] * count, p)
-    return None
+    item = _any_length_item(p)
+    return TupleType([item] * count, p) if item is not None and isinstance(p, Instance) else None
 
 
 def _rebind_declared(
@@ -631,10 +638,12 @@ def _forget_shapes(api: TypeChecker, target: NameExpr, var: Var) -> None:
         return
     items = _members(var.type)
     tensors = [t for t in map(get_proper_type, items) if isinstance(t, Instance) and _is_tensor(t)]
-    bare = [_unknown_rank(api, t) for t in tensors[:1]]
-    if not tensors or all(t == bare[0] for t in tensors):
+    if not tensors:
         return
-    _declare(api, target, var, UnionType.make_union([*(item for item in items if not _is_tensor(item)), *bare]))
+    bare = _unknown_rank(api, tensors[0])
+    if all(t == bare for t in tensors):
+        return
+    _declare(api, target, var, _tensors_replaced(items, bare))
 
 
 def _unknown_rank(api: TypeChecker, tensor: Instance) -> Instance:
@@ -667,7 +676,12 @@ def _loosened(api: TypeChecker, var: Var, result: Type) -> Type | None:
         # mypy narrows a declared tensor of unknown rank by `Tensor[*Bs, Any]` to a union with
         # `Tensor[*tuple[Never, ...]]`, which fails a later check: such a name is declared `Any`
         return AnyType(TypeOfAny.special_form)
-    return UnionType.make_union([*(item for item in items if not _is_tensor(item)), loose])
+    return _tensors_replaced(items, loose)
+
+
+def _tensors_replaced(declared: list[Type], tensor: Type) -> Type:
+    """A declared type's members with its tensors replaced by one `tensor`."""
+    return UnionType.make_union([*(item for item in declared if not _is_tensor(item)), tensor])
 
 
 def _subclass_of_unknown_rank(declared: list[Type], value: Instance) -> bool:
@@ -735,7 +749,7 @@ def _is_tensor(item: Type) -> bool:
     """A tensor whose type holds its shape: torch's `Tensor`, or a subclass generic in the shape too
     (`nn.Parameter`, `nn.Buffer`)."""
     p = get_proper_type(item)
-    return isinstance(p, Instance) and p.type.has_type_var_tuple_type and p.type.has_base(_names.TENSOR)
+    return isinstance(p, Instance) and shape_class(p.type)
 
 
 def _stale(item: Type, result: Type) -> bool:
