@@ -212,10 +212,12 @@ class Call:
         """The size an int argument stands for: a literal, a `Dim`; None when unknown."""
         if actual.kind in (ARG_STAR, ARG_STAR2):
             return None
-        size = self.scope.size_of(actual.type)
-        if size is not None:
-            return size
-        return literal_int(actual.expr)
+        return self._size(actual.type, actual.expr)
+
+    def _size(self, typ: Type | None, expr: Expression) -> Size:
+        """The size an int expression stands for: from its type (a literal, a `Dim`), or its text (`-1`)."""
+        size = self.scope.size_of(typ) if typ is not None else None
+        return size if size is not None else literal_int(expr)
 
     def sizes_arg(self, *names: str) -> list[Size] | None:
         """Sizes given as `*size` or as one sequence (`view(2, 3)`, `view((2, 3))`, `zeros(x.shape)`).
@@ -262,9 +264,7 @@ class Call:
                         return None
                     out.extend(inner)
                     continue
-                item_type = self.type_of(item)
-                size = self.scope.size_of(item_type) if item_type is not None else None
-                out.append(size if size is not None else literal_int(item))
+                out.append(self._size(self.type_of(item), item))
             return out
         if isinstance(expr, OpExpr) and expr.op == "+":
             left, right = self._sequence(expr.left), self._sequence(expr.right)
@@ -280,9 +280,7 @@ class Call:
 
     def _constant(self, expr: Expression) -> int | None:
         """An int known to be one value (`2`, or a size that is a constant, `x.dim()`)."""
-        item_type = self.type_of(expr)
-        size = self.scope.size_of(item_type) if item_type is not None else None
-        size = size if size is not None else literal_int(expr)
+        size = self._size(self.type_of(expr), expr)
         return size.const_value if size is not None else None
 
     def ints_of(self, actual: Actual) -> list[int] | None:
