@@ -23,6 +23,7 @@ from mypy.nodes import (
     AssertStmt,
     AssignmentStmt,
     ClassDef,
+    Context,
     Decorator,
     DelStmt,
     Expression,
@@ -65,8 +66,9 @@ def rename_rebound_parameters(file: MypyFile) -> None:
     for function in _functions(file.defs):
         shaped = {arg.variable.name for arg in function.arguments if _is_shape(arg.type_annotation)}
         if shaped:
-            _rename(function, shaped - _unrenamable(function))
-            _copy_through_data(function, shaped - _unrenamable(function))
+            renamable = shaped - _unrenamable(function)
+            _rename(function, renamable)
+            _copy_through_data(function, renamable)
 
 
 def _functions(defs: list[Statement]) -> Iterator[FuncDef]:
@@ -114,13 +116,19 @@ def _rename(function: FuncDef, names: set[str]) -> None:
                 ref.name += "'"
     start = 1 if body and _is_docstring(body[0]) else 0
     for name in sorted(assigned):
-        parameter = NameExpr(name)
         local = NameExpr(name + "'")
-        value = MemberExpr(parameter, "data")
-        definition = AssignmentStmt([local], value)
-        for node in (parameter, local, value, definition):
+        definition = AssignmentStmt([local], _data_of(name, function))
+        for node in (local, definition):
             node.set_line(function)
         body.insert(start, definition)
+
+
+def _data_of(name: str, where: Context) -> MemberExpr:
+    """`name.data`, written at `where`'s line: the same tensor, through a hook `_rebinding` handles."""
+    value = MemberExpr(NameExpr(name), "data")
+    value.expr.set_line(where)
+    value.set_line(where)
+    return value
 
 
 def _bound(stmt: Statement) -> Iterator[NameExpr]:
@@ -164,10 +172,7 @@ def _copy_through_data(function: FuncDef, shaped: set[str]) -> None:
             continue
         value = stmt.rvalue
         if len(stmt.lvalues) == 1 and isinstance(value, NameExpr) and value.name in shaped and counts.get(value.name, 0) == 0:
-            copy = MemberExpr(NameExpr(value.name), "data")
-            copy.expr.set_line(value)
-            copy.set_line(value)
-            stmt.rvalue = copy
+            stmt.rvalue = _data_of(value.name, value)
 
 
 def _is_docstring(stmt: Statement) -> bool:
