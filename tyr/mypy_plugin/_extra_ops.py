@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.checker import TypeChecker
 from mypy.nodes import ARG_POS
 from mypy.types import AnyType, Type, get_proper_type
 
@@ -30,7 +29,7 @@ def _typed_in_code_with_shapes(call: Call, result: Type) -> Type:
     mypy never did (as for a module's result, `_modules.call_hook`)."""
     if not isinstance(get_proper_type(call.default), AnyType):
         return result
-    if isinstance(call.api, TypeChecker) and in_code_with_shapes(call.api):
+    if in_code_with_shapes(call.api):
         return result
     return call.default
 

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 from mypy.argmap import map_actuals_to_formals
-from mypy.checker import TypeChecker
 from mypy.expandtype import expand_type, freshen_function_type_vars
 from mypy.maptype import map_instance_to_supertype
 from mypy.nodes import ARG_POS, Context, ListExpr, NameExpr, TupleExpr, TypeInfo
@@ -380,7 +379,7 @@ def call_hook(ctx: MethodContext, pending: _calls.PendingCalls, lookup: Lookup) 
     module = get_proper_type(ctx.type)
     if isinstance(module, Instance) and _is_users(module.type) and mentions_shapes(ctx.default_return_type):
         return result
-    if mentions_shapes(result) and isinstance(ctx.api, TypeChecker) and in_code_with_shapes(ctx.api):
+    if mentions_shapes(result) and in_code_with_shapes(ctx.api):
         return result
     return ctx.default_return_type
 

@@ -16,7 +16,7 @@ from mypy.types import AnyType, Type, get_proper_type
 
 from tyr import shape_rules as rules
 from tyr.mypy_plugin._args import Call, NotKnown, is_int_like, literal_int
-from tyr.shape_rules import MaybeShape, Variadic
+from tyr.shape_rules import MaybeShape
 
 Handler = Callable[[Call, MaybeShape], Type]
 FunctionHandler = Callable[[Call], Type]
@@ -56,9 +56,8 @@ def _numel(call: Call, shape: MaybeShape) -> Type:
 
 def _dim(call: Call, shape: MaybeShape) -> Type:
     """`x.dim()`: the rank, as `x.ndim` gives it."""
-    if shape is None or any(isinstance(s, Variadic) for s in shape):
-        return call.default
-    return call.scope.int_literal(len(shape))
+    n = None if shape is None else rules.core.rank(shape)
+    return call.default if n is None else call.scope.int_literal(n)
 
 
 def _diag(call: Call, shape: MaybeShape) -> Type:

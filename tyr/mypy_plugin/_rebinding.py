@@ -146,10 +146,12 @@ class _Body:
                 self._count(item)
 
 
-def in_code_with_shapes(api: TypeChecker) -> bool:
+def in_code_with_shapes(api: CheckerPluginInterface) -> bool:
     """Whether the user adopted tyr in the code being checked: a function whose signature has
     shapes, or the top level of a file that imports tyr or jaxtyping.  In a run that exports its
     types (`tyr shapes`, which reports on code without annotations), all code is."""
+    if not isinstance(api, TypeChecker):
+        return False
     if api.options.export_types:
         return True
     function = api.scope.current_function()

@@ -142,7 +142,7 @@ def attribute_hook(ctx: AttributeContext, attribute: str, lookup: Lookup) -> Typ
             if isinstance(default, UnionType):
                 items = [scope.tensor_type(shape) if _is_tensor_type(i) else i for i in default.items]
                 return UnionType.make_union(items)
-        if attribute == "ndim" and not any(isinstance(s, Variadic) for s in shape):
+        if attribute == "ndim" and rules.core.rank(shape) is not None:
             return scope.int_literal(len(shape))
     except ShapeRuleError as err:
         ctx.api.fail(scope.render(str(err)), ctx.context, code=SHAPE)
