@@ -169,6 +169,10 @@ def test_examples() -> None:
     with pytest.raises(ShapeRuleError, match="size 0"):
         argmax(shape("B", 0), 1)
     assert topk(shape("B", "V"), parse("K")) == (shape("B", "K"), shape("B", "K"))
+    # torch returns an empty tensor's cummax as it is, whatever the dim (found by test_along_dim)
+    assert along_dim(shape(0), 1, op="cummax") == shape(0)
+    with pytest.raises(ShapeRuleError, match="out of range for a 1-d tensor"):
+        along_dim(shape("B"), 1, op="cummax")
 
 
 @SYMBOLIC

@@ -141,9 +141,12 @@ def quantile(
 
 def along_dim(shape: MaybeShape, dim: int, *, op: str = "softmax") -> MaybeShape:
     """Ops that keep the shape and work along one dim: `softmax`, `log_softmax`, `cumsum`, `cumprod`,
-    `argsort`, `sort` (values and indices).  The dim must exist (a 0-d tensor takes 0 and -1)."""
+    `argsort`, `sort` (values and indices).  The dim must exist (a 0-d tensor takes 0 and -1), except
+    for `cummax` / `cummin` of a tensor that may be empty: torch returns that as it is, for any dim."""
     if shape is None:
         return None
+    if op in ("cummax", "cummin") and not never_zero(numel(shape)):
+        return shape
     locate(shape, dim, op)
     return shape
 
