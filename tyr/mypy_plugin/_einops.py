@@ -63,11 +63,16 @@ from mypy.nodes import (
 from mypy.erasetype import erase_typevars
 from mypy.plugin import FunctionContext, FunctionSigContext
 from mypy.types import (
+    AnyType,
     FunctionLike,
     Instance,
     LiteralType,
     TupleType,
     Type,
+    TypeOfAny,
+    UnboundType,
+    UninhabitedType,
+    UnionType,
     UnpackType,
     get_proper_type,
 )
@@ -131,7 +136,7 @@ def unknown(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Type:
         p = get_proper_type(first)
         solved: Type = scope.tensor_type(None) if isinstance(p, Instance) and is_tensor_instance(p) else first
     else:
-        solved = _of_input_class(ctx, scope.tensor_type(None)) if _holds_tensors(first) else _element(first)
+        solved = _of_input_class(ctx, scope.tensor_type(None)) if _holds_tensors(first) else _plain_element(first)
     default = get_proper_type(ctx.default_return_type)
     if fullname == _PACKING + "pack":
         return default.copy_modified(items=[solved, *default.items[1:]]) if isinstance(default, TupleType) else default
@@ -148,6 +153,22 @@ def _element(t: Type) -> Type:
     if isinstance(p, Instance) and p.type.fullname in (_names.LIST, _names.TUPLE, "typing.Sequence") and p.args:
         return p.args[0]
     return t
+
+
+def _plain_element(t: Type) -> Type:
+    """What einops' "the input's type out" gives for input that holds no tensor: that type
+    (`np.ndarray`), or for a type mypy could not read (an annotation it refused, as `Float["b n"]`
+    of a home-made jaxtyping wrapper) what mypy's own solving gives: `Never` for it alone, `Any`
+    inside a list or tuple."""
+    element = _element(t)
+    if element is not t and _unread(element):
+        return AnyType(TypeOfAny.from_error)
+    return UninhabitedType() if _unread(element) else element
+
+
+def _unread(t: Type) -> bool:
+    p = get_proper_type(t)
+    return any(isinstance(get_proper_type(i), UnboundType) for i in (p.items if isinstance(p, UnionType) else [p]))
 
 
 def _holds_tensors(t: Type) -> bool:

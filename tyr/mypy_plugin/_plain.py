@@ -390,9 +390,29 @@ def module_list_hook(ctx: FunctionContext, lookup: Lookup, shaped_call: Callable
     if joined is not None:  # `[nn.Linear(16, 32), nn.Linear(32, 8)]`: `Linear[Any, Any]`, not mypy's `Module`
         result = result.copy_modified(args=[joined])
     element = get_proper_type(result.args[0])
-    if isinstance(element, Instance) and (shaped_call(element) or element.type.has_readable_member("__iter__")):
+    if isinstance(element, Instance) and (shaped_call(element) or _is_container(element)):
         return result  # a shape to keep, or a container to unpack (`for attn, ff in layers`)
+    if _mixes_in_containers(ctx, element):
+        # `ModuleList([ModuleList([lin, act]), nn.Identity()])`: code unpacks the items that are
+        # containers, which a `Module` element would refuse; torch's stubs refuse the outer list's
+        # unpacking already, so an element that says less must not turn that into later errors
+        return result.copy_modified(args=[_ANY])
     return result.copy_modified(args=[Scope(lookup).instance(_names.MODULE)])
+
+
+def _is_container(t: ProperType) -> bool:
+    return isinstance(t, Instance) and t.type.has_readable_member("__iter__")
+
+
+def _mixes_in_containers(ctx: FunctionContext, element: ProperType) -> bool:
+    """Whether some module given to a container is itself a container, where mypy joined the items
+    to something that is not (`ModuleList | None`, or `Module` for `[ModuleList(...), Identity()]`)."""
+    items: list[Type] = list(element.items) if isinstance(element, UnionType) else [element]
+    api = ctx.api
+    if len(ctx.args) == 1 and len(ctx.args[0]) == 1 and isinstance(ctx.args[0][0], (ListExpr, TupleExpr)):
+        if isinstance(api, TypeChecker):
+            items += [t for item in ctx.args[0][0].items if (t := api.lookup_type_or_none(item)) is not None]
+    return any(_is_container(get_proper_type(t)) for t in items)
 
 
 def _joined_items(ctx: FunctionContext) -> Type | None:
