@@ -501,7 +501,7 @@ def _facts_of(e: Expr, path: Expr | None, found: dict[str, list[Expr]], *, sized
                 _facts_of(atom.num, None, found, sized=sized)
                 continue
             divisor = atom.den if path is None else _mul(path, atom.den)
-            if _is_product(atom.num):
+            if _divides_as_a_whole(atom):
                 # `(B*T)//6` says that 6 divides the product, not which factor: neither is taken to be
                 # a multiple (at B=3, T=4 its size is 2; `T*(B//6)` would be 0).  It stays as it is.
                 _facts_of(atom.num, None, found, sized=sized)
@@ -521,6 +521,19 @@ def _facts_of(e: Expr, path: Expr | None, found: dict[str, list[Expr]], *, sized
                 _facts_of(atom.num, None, found, sized=sized)
 
 
+def _divides_as_a_whole(atom: FloorDiv) -> bool:
+    """Whether a division says only that its divisor divides the dividend as a whole: a product of
+    symbols (`(B*T)//6`), or a symbol times a constant divided by a size with symbols (`(2*D)//B`:
+    at B=4, D=6 it is 3, and `2*(D//B)` would be 2).  A constant divisor is no such case: once the
+    common factor is gone (`(2*D)//4` is `D//2`), 3 divides `2*D` only where it divides `D`."""
+    if _is_product(atom.num):
+        return True
+    if len(atom.num.terms) != 1 or atom.den.const_value is not None:
+        return False
+    mono, coeff = atom.num.terms[0]
+    return abs(coeff) != 1 and len(mono) == 1 and isinstance(mono[0], str)
+
+
 def _is_product(e: Expr) -> bool:
     """A product of two or more symbols, with a coefficient (`B*T`, `3*H*W`): no sum, no division."""
     if len(e.terms) != 1:
@@ -535,7 +548,7 @@ def _fold_exact_products(e: Expr) -> Expr:
     changed = False
     for mono, coeff in e.terms:
         for i, atom in enumerate(mono):
-            if isinstance(atom, FloorDiv) and _is_product(atom.num):
+            if isinstance(atom, FloorDiv) and _divides_as_a_whole(atom):
                 divisor = _positive_monomial(atom.den)
                 rest = mono[:i] + mono[i + 1 :]
                 divided = _divide_term(rest, coeff, divisor) if divisor is not None else None
@@ -791,7 +804,7 @@ def product_divisions(e: Expr) -> list[tuple[Expr, Expr]]:
     for mono, _ in e.terms:
         for atom in mono:
             if isinstance(atom, FloorDiv):
-                if _is_product(atom.num):
+                if _divides_as_a_whole(atom):
                     found.append((atom.num, atom.den))
                 found += product_divisions(atom.num) + product_divisions(atom.den)
     return found

@@ -390,7 +390,9 @@ def _call_result(ctx: MethodContext, pending: _calls.PendingCalls, lookup: Looku
         return ctx.default_return_type
     owner = _forward_owner(module.type)
     if owner is not None and owner.fullname == _names.SEQUENTIAL:
-        return sequential_hook(ctx, lookup)
+        # A subclass (`class ConvBNAct(nn.Sequential)`) passes its layers to `super().__init__`,
+        # which its type does not hold: its chain is unknown.
+        return sequential_hook(ctx, lookup) if module.type is owner else ctx.default_return_type
     known = _spec_for(module.type)
     if known is None:
         if _is_users(module.type):

@@ -35,6 +35,7 @@ A name rebound where no hook runs at all (`z = k if c else z`, with `z` typed af
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Union
 
 from mypy.binder import CurrentType
@@ -50,6 +51,8 @@ from mypy.nodes import (
     ExpressionStmt,
     FuncDef,
     FuncItem,
+    IndexExpr,
+    IntExpr,
     ListExpr,
     MemberExpr,
     MypyFile,
@@ -59,6 +62,7 @@ from mypy.nodes import (
     SymbolNode,
     TupleExpr,
     TypeInfo,
+    UnaryExpr,
     Var,
 )
 from mypy.plugin import AttributeContext, CheckerPluginInterface, FunctionContext, MethodContext
@@ -88,7 +92,7 @@ from mypy.types import (
 from tyr.mypy_plugin import _errors, _names
 from tyr.mypy_plugin._jaxtyping_imports import imports_shapes
 from tyr.mypy_plugin._partials import forget_inferred
-from tyr.mypy_plugin._statements import walk
+from tyr.mypy_plugin._statements import jumps_after, walk
 from tyr.mypy_plugin._types import mentions_shapes, shape_class
 
 Target = Union[NameExpr, TupleExpr, ListExpr]
@@ -104,15 +108,22 @@ class _Body:
         self.aliases: dict[int, list[NameExpr]] = {}  # the id of a variable: names assigned from it (`q = k`)
         self.sources: dict[int, list[Var]] = {}  # the id of a variable: the variables assigned to it (`k` for `q`)
         self.branches: set[int] = set()  # the ids of values that are a branch of a conditional value
+        self.picked: dict[int, int] = {}  # the id of a call whose result's item is the value: that index
         self.assigned: dict[int, int] = {}  # the id of a variable: how many assignments name it
         self.attributes: set[int] = set()  # the ids of variables assigned an attribute (`w = self.weight`)
         # Whether the function's signature has shapes (`Tensor[B, T]`, `Dim[D]`).  A function without
         # declares a rebound tensor name the tensor of unknown shape, as torch's types do, so that mypy
         # reports assigning it what is no tensor on that line, as without tyr (`Any` would take it).
         self.shaped = isinstance(owner, FuncItem) and _signature_has_shapes(owner)
-        for stmt in walk(owner.body.body if isinstance(owner, FuncItem) else owner.defs):
+        # the ids of names assigned where a jump always follows in the block (`if c: y = f(y); return y`)
+        self.jumping: set[int] = set()
+        statements = owner.body.body if isinstance(owner, FuncItem) else owner.defs
+        jumping = jumps_after(statements)
+        for stmt in walk(statements):
             if isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1 and stmt.type is None:
                 self._pair(stmt.lvalues[0], stmt.rvalue)
+                if id(stmt) in jumping:
+                    self.jumping |= {id(name) for name in _names_in(stmt.lvalues[0])}
 
     def _pair(self, target: Expression, value: Expression) -> None:
         if isinstance(value, ConditionalExpr):  # `x = f(x) if c else g(x)`: either branch is the value
@@ -129,6 +140,11 @@ class _Body:
                 self.targets[id(value)] = target
                 if isinstance(value, MemberExpr) and isinstance(target.node, Var):
                     self.attributes.add(id(target.node))
+                index = _literal_index(value)
+                if index is not None and isinstance(value, IndexExpr):
+                    # `y = y.split(3, dim=-1)[-1]`: the call's hook settles the name with that item
+                    self.targets[id(value.base)] = target
+                    self.picked[id(value.base)] = index
         elif isinstance(target, (TupleExpr, ListExpr)) and not any(isinstance(t, StarExpr) for t in target.items):
             if isinstance(value, (TupleExpr, ListExpr)):  # `q, k = f(q), g(k)`: mypy assigns item by item
                 if len(value.items) == len(target.items) and not any(isinstance(v, StarExpr) for v in value.items):
@@ -144,6 +160,26 @@ class _Body:
         elif isinstance(target, (TupleExpr, ListExpr)):
             for item in target.items:
                 self._count(item)
+
+
+def _names_in(target: Expression) -> Iterator[NameExpr]:
+    if isinstance(target, NameExpr):
+        yield target
+    elif isinstance(target, (TupleExpr, ListExpr)):
+        for item in target.items:
+            yield from _names_in(item)
+
+
+def _literal_index(value: Expression) -> int | None:
+    """The index of `call(...)[i]`, for a literal `i` (`-1` included); None for anything else."""
+    if not (isinstance(value, IndexExpr) and isinstance(value.base, CallExpr)):
+        return None
+    index = value.index
+    if isinstance(index, IntExpr):
+        return index.value
+    if isinstance(index, UnaryExpr) and index.op == "-" and isinstance(index.expr, IntExpr):
+        return -index.expr.value
+    return None
 
 
 def in_code_with_shapes(api: CheckerPluginInterface) -> bool:
@@ -199,13 +235,48 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
     target = body.targets.get(id(ctx.context))
     if target is None:
         return result
+    index = body.picked.get(id(ctx.context))
+    if index is not None:
+        return _item_settled(ctx, body, target, result, index)
+    return _assigned(ctx, body, target, result)
+
+
+def _assigned(ctx: FunctionContext | MethodContext | AttributeContext, body: _Body, target: Target, value: Type) -> Type:
+    """`value`, the value of the hook's call, rebinding `target`: what to give it (`_settle`, or
+    `_rebind_declared` under mypy's defaults)."""
+    assert isinstance(ctx.api, TypeChecker)
     # In a conditional value the other branch may still read the old value, from the frames
     # around it: those are joined only where the whole value is assigned.
     whole = id(ctx.context) not in body.branches
     if ctx.api.options.allow_redefinition:
-        return _settle(ctx.api, body, target, result, join=whole)
+        return _settle(ctx.api, body, target, value, join=whole)
     untyped = not isinstance(ctx, AttributeContext) and isinstance(get_proper_type(ctx.default_return_type), AnyType)
-    return _rebind_declared(ctx.api, body, target, result, whole=whole, untyped=untyped)
+    return _rebind_declared(ctx.api, body, target, value, whole=whole, untyped=untyped)
+
+
+def _item_settled(
+    ctx: FunctionContext | MethodContext | AttributeContext, body: _Body, target: Target, result: Type, index: int
+) -> Type:
+    """`result`, of which item `index` is assigned to `target` (`y = y.split(3)[-1]`), with that item
+    settled as the whole value would be."""
+    p = get_proper_type(result)
+    if isinstance(p, TupleType):
+        if not -len(p.items) <= index < len(p.items):
+            return result
+        item = p.items[index]
+    else:
+        any_length = _any_length_item(p)
+        if any_length is None:
+            return result
+        item = any_length
+    if not _rebinds(item):
+        return result
+    settled = _assigned(ctx, body, target, item)
+    if settled is item or not isinstance(p, TupleType):
+        return result
+    items = list(p.items)
+    items[index] = settled
+    return p.copy_modified(items=items)
 
 
 RESHAPED_IN_PLACE = frozenset(
@@ -379,7 +450,7 @@ def _settle(api: TypeChecker, body: _Body, target: Target, result: Type, *, join
     if isinstance(get_proper_type(result), AnyType):  # torch's `Any` (a module tyr knows nothing of)
         _forget_shapes(api, target, var)
         if join:
-            _join_paths(api, target, result)
+            _join_paths(api, body, target, result)
         return result
     if not _is_tensor(result):
         return result
@@ -387,7 +458,7 @@ def _settle(api: TypeChecker, body: _Body, target: Target, result: Type, *, join
     assert isinstance(value, Instance)
     if _subclass_of_unknown_rank(_members(var.type), value):
         result = _unknown_rank(api, value)
-    shared = _join_paths(api, target, result) if join else None
+    shared = _join_paths(api, body, target, result) if join else None
     # A read after the paths meet is narrowed from the declared type by what they share.
     loose = _loosened(api, var, shared if shared is not None and _is_tensor(shared) else result)
     if loose is not None and id(var) in body.attributes:
@@ -467,7 +538,7 @@ def _rebind_declared(
         # (in a function without shapes the name is declared a plain tensor, as torch's types declare
         # it, and mypy joins the paths itself, as without tyr: open_clip's `pooled`)
         if whole and body.shaped:
-            _join_paths(api, target, value)
+            _join_paths(api, body, target, value)
         if var.is_argument and any(_has_shape(t) for t in tensors):
             _note_parameter(api, target)
         return result
@@ -475,7 +546,7 @@ def _rebind_declared(
         return result
     assert isinstance(value, Instance)
     if whole:
-        _join_paths(api, target, value)
+        _join_paths(api, body, target, value)
     if target.is_inferred_def:
         if whole and body.assigned.get(id(var), 0) > 1:
             api.binder.put(target, value)
@@ -505,7 +576,7 @@ def _rebind_declared(
             _note_parameter(api, target)
         return result
     if whole:
-        _join_paths(api, target, AnyType(TypeOfAny.special_form))
+        _join_paths(api, body, target, AnyType(TypeOfAny.special_form))
     return AnyType(TypeOfAny.special_form)
 
 
@@ -545,7 +616,7 @@ def _note_parameter(api: TypeChecker, target: NameExpr) -> None:
     api.note(_errors.PARAMETER_REBOUND.format(name=target.name.rstrip("'")), target, code=_errors.SHAPE)
 
 
-def _join_paths(api: TypeChecker, target: NameExpr, result: Type) -> Type | None:
+def _join_paths(api: TypeChecker, body: _Body, target: NameExpr, result: Type) -> Type | None:
     """Where the name is rebound inside a branch or a loop to a value of another shape (or of unknown
     sizes), the paths that do not run the assignment (no iteration, the branch not taken) join it
     when they meet: their shape for the name becomes what it shares with the new value
@@ -566,7 +637,11 @@ def _join_paths(api: TypeChecker, target: NameExpr, result: Type) -> Type | None
     forget_all = not api.options.allow_redefinition and not isinstance(declared, AnyType)
     _keep_until_assigned(api, key)
     written: Type | None = None
-    for frame in api.binder.frames[:-1]:
+    # A path that jumps right after the assignment does not meet the others at the end of its block,
+    # and the code the others run (the `else` of that `if`, the rest of a loop's body) never sees it.
+    # (Where a `break` or `continue` lands, the paths do meet: with both shapes, which is what they hold.)
+    met = [] if id(target) in body.jumping else api.binder.frames[:-1]
+    for frame in met:
         current = frame.types.get(key)
         if current is not None and not _same_shape(current.type, result):
             written = _forgotten(api, current.type, declared) if forget_all else _shared(current.type, result, api)

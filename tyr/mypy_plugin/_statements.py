@@ -6,7 +6,9 @@ from collections.abc import Iterator
 
 from mypy.nodes import (
     Block,
+    BreakStmt,
     ClassDef,
+    ContinueStmt,
     Decorator,
     ForStmt,
     FuncDef,
@@ -14,6 +16,8 @@ from mypy.nodes import (
     MemberExpr,
     NameExpr,
     OverloadedFuncDef,
+    RaiseStmt,
+    ReturnStmt,
     Statement,
     TryStmt,
     WhileStmt,
@@ -27,22 +31,37 @@ def walk(statements: list[Statement]) -> Iterator[Statement]:
     """Every statement, nested blocks included (not the bodies of nested functions or classes)."""
     for stmt in statements:
         yield stmt
-        if isinstance(stmt, Block):
-            yield from walk(stmt.body)
-        elif isinstance(stmt, IfStmt):
-            for block in (*stmt.body, stmt.else_body):
-                if block is not None:
-                    yield from walk(block.body)
-        elif isinstance(stmt, (ForStmt, WhileStmt)):
-            for block in (stmt.body, stmt.else_body):
-                if block is not None:
-                    yield from walk(block.body)
-        elif isinstance(stmt, WithStmt):
-            yield from walk(stmt.body.body)
-        elif isinstance(stmt, TryStmt):
-            for block in (stmt.body, *stmt.handlers, stmt.else_body, stmt.finally_body):
-                if block is not None:
-                    yield from walk(block.body)
+        for block in _inner_blocks(stmt):
+            yield from walk(block.body)
+
+
+def jumps_after(statements: list[Statement]) -> set[int]:
+    """The statements (by id) that a `return`, `raise`, `break` or `continue` later in their own block
+    always follows: their path never reaches the end of the block."""
+    found: set[int] = set()
+    jumps = False
+    for stmt in reversed(statements):
+        if isinstance(stmt, (ReturnStmt, RaiseStmt, BreakStmt, ContinueStmt)):
+            jumps = True
+        elif jumps:
+            found.add(id(stmt))
+        for block in _inner_blocks(stmt):
+            found |= jumps_after(block.body)
+    return found
+
+
+def _inner_blocks(stmt: Statement) -> list[Block]:
+    if isinstance(stmt, Block):
+        return [stmt]
+    if isinstance(stmt, IfStmt):
+        return [b for b in (*stmt.body, stmt.else_body) if b is not None]
+    if isinstance(stmt, (ForStmt, WhileStmt)):
+        return [b for b in (stmt.body, stmt.else_body) if b is not None]
+    if isinstance(stmt, WithStmt):
+        return [stmt.body]
+    if isinstance(stmt, TryStmt):
+        return [b for b in (stmt.body, *stmt.handlers, stmt.else_body, stmt.finally_body) if b is not None]
+    return []
 
 
 def methods(cls: ClassDef) -> Iterator[FuncDef]:

@@ -223,7 +223,9 @@ class Scope:
         if value is not None:
             return self.int_literal(value)
         arg = self.size_type(size)
-        if isinstance(arg, AnyType):
+        if isinstance(arg, AnyType) or self.lookup(_names.DIM) is None:
+            # (`Dim` is tyr's: a build where nothing imports tyr, whose torch tensors are written
+            # `torch.Tensor[B, 4]`, has sizes but no `Dim` to give them as)
             return self.instance(_names.INT)
         return self.instance(_names.DIM, [arg])
 

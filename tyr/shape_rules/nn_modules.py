@@ -17,6 +17,7 @@ from tyr.shape_rules.core import (
     const_of,
     differ,
     rank,
+    same,
     show,
     show_shape,
     sizes,
@@ -116,7 +117,9 @@ def multihead_attention(
     source = kl[0] if kl is not None else (vl[0] if vl is not None else None)
     if ql is not None and differ(ql[2], embed_dim):
         raise ShapeRuleError(f"{op}: the query has {show(ql[2])} features (last dim) but embed_dim is {show(embed_dim)}")
-    same_dims = not differ(kdim, embed_dim) and not differ(vdim, embed_dim) and kdim is not None and vdim is not None
+    # torch projects key and value with one weight (and so needs them of one shape) only where
+    # kdim and vdim are embed_dim; with sizes not known to be, the key and value may differ
+    same_dims = same(kdim, embed_dim) and same(vdim, embed_dim)
     if k is not None and v is not None:
         if same_dims and (len(k) != len(v) or any(map(differ, k, v))):
             raise ShapeRuleError(f"{op}: the key {show_shape(key)} and the value {show_shape(value)} must have one shape")

@@ -58,3 +58,11 @@ def still_checked(x: Tensor[B, 4], w: Tensor[5, 6]) -> None:
     x = plain_helper(x)
     x = torch.zeros(3, 4)
     x @ w  # E: @: dimension 1 of the left operand (4) does not match dimension 0 of the right operand (5)  [tyr-shape]
+
+
+def rebound_to_a_piece(y: Tensor[B, D, T], z: Tensor[B, T, D]) -> None:
+    """An item of a call's tuple (`split(...)[-1]`, `unbind(...)[0]`) rebinds the name as the call would."""
+    y = y.split(3, dim=-1)[-1]
+    reveal_type(y)  # N: Revealed type is "torch._tensor.Tensor[B, D, Any]"
+    z = torch.unbind(z.permute(1, 0, 2), dim=0)[0]
+    reveal_type(z)  # N: Revealed type is "torch._tensor.Tensor[B, D]"

@@ -1,0 +1,48 @@
+"""A name rebound in a branch that then returns, raises, breaks or continues: the code the other paths
+run (the `else`, what follows the `if`, the rest of the loop's body) reads the shape it had, not a
+union with the new one."""
+
+from typing import TypeVar, reveal_type
+
+from tyr import Tensor
+
+B = TypeVar("B")
+S = TypeVar("S")
+D = TypeVar("D")
+
+
+def else_branch(x: Tensor[B, S, D], flag: bool) -> Tensor[B, D]:
+    y = x.mean(1)
+    if flag:
+        y = x.flatten(1)
+        return y[:, : x.shape[2]]
+    else:
+        reveal_type(y)  # N: Revealed type is "torch._tensor.Tensor[B, D]"
+        return y * x[:, 0]
+
+
+def early_return(x: Tensor[B, S, D], flag: bool) -> Tensor[B, D]:
+    y = x.mean(1)
+    if flag:
+        y = x.flatten(1)
+        raise ValueError(y.shape)
+    return y
+
+
+def after_break(x: Tensor[B, S, D], n: int) -> Tensor[B, D]:
+    y = x.mean(1)
+    for i in range(n):
+        if i == 2:
+            y = x.flatten(1)
+            break
+        y = y * x[:, 0]
+    return y[:, : x.shape[2]]
+
+
+def still_checked_after_the_branch(x: Tensor[B, S, D], flag: bool) -> Tensor[B, D]:
+    y = x.mean(1)
+    if flag:
+        y = x.flatten(1)
+        reveal_type(y)  # N: Revealed type is "torch._tensor.Tensor[B, tyr._static.DimExpr[Literal['D*S'], D, S]]"
+        return y + x[:, 0]  # E: +: dimension 1 of the left operand (D*S) does not broadcast with dimension 1 of the right operand (D); shapes (B, D*S) and (B, D)  [tyr-shape]
+    return y
