@@ -57,6 +57,7 @@ from mypy.nodes import (
     MemberExpr,
     MypyFile,
     NameExpr,
+    OperatorAssignmentStmt,
     OverloadedFuncDef,
     StarExpr,
     SymbolNode,
@@ -110,6 +111,7 @@ class _Body:
         self.branches: set[int] = set()  # the ids of values that are a branch of a conditional value
         self.picked: dict[int, int] = {}  # the id of a call whose result's item is the value: that index
         self.assigned: dict[int, int] = {}  # the id of a variable: how many assignments name it
+        self.augmented: dict[int, int] = {}  # the id of a variable: how many `+=` & co. name it
         self.attributes: set[int] = set()  # the ids of variables assigned an attribute (`w = self.weight`)
         # Whether the function's signature has shapes (`Tensor[B, T]`, `Dim[D]`).  A function without
         # declares a rebound tensor name the tensor of unknown shape, as torch's types do, so that mypy
@@ -124,6 +126,9 @@ class _Body:
                 self._pair(stmt.lvalues[0], stmt.rvalue)
                 if id(stmt) in jumping:
                     self.jumping |= {id(name) for name in _names_in(stmt.lvalues[0])}
+            elif isinstance(stmt, OperatorAssignmentStmt) and isinstance(stmt.lvalue, NameExpr):
+                if isinstance(stmt.lvalue.node, Var):
+                    self.augmented[id(stmt.lvalue.node)] = self.augmented.get(id(stmt.lvalue.node), 0) + 1
 
     def _pair(self, target: Expression, value: Expression) -> None:
         if isinstance(value, ConditionalExpr):  # `x = f(x) if c else g(x)`: either branch is the value
@@ -171,8 +176,9 @@ def _names_in(target: Expression) -> Iterator[NameExpr]:
 
 
 def _literal_index(value: Expression) -> int | None:
-    """The index of `call(...)[i]`, for a literal `i` (`-1` included); None for anything else."""
-    if not (isinstance(value, IndexExpr) and isinstance(value.base, CallExpr)):
+    """The index of `call(...)[i]` or `x.attribute[i]` (`x.shape[0]`), for a literal `i` (`-1` included);
+    None for anything else."""
+    if not (isinstance(value, IndexExpr) and isinstance(value.base, (CallExpr, MemberExpr))):
         return None
     index = value.index
     if isinstance(index, IntExpr):
@@ -366,7 +372,15 @@ def _rebinds(result: Type) -> bool:
     item = _any_length_item(p)
     if item is not None:
         return _rebinds(item)  # `k, v = x.chunk(2)` of a dim whose size is a symbol
-    return isinstance(p, AnyType) or _is_tensor(p)
+    return isinstance(p, AnyType) or _is_tensor(p) or _is_size(p)
+
+
+def _is_size(p: ProperType) -> bool:
+    """A size tyr knows (`Literal[4]`, `Dim[B]`), as `x.size(1)` and `x.shape` give."""
+    return (
+        isinstance(p, LiteralType) and isinstance(p.value, int) and not isinstance(p.value, bool)
+        or isinstance(p, Instance) and p.type.fullname == _names.DIM
+    )
 
 
 def _any_length_item(p: ProperType) -> Type | None:
@@ -542,6 +556,8 @@ def _rebind_declared(
         if var.is_argument and any(_has_shape(t) for t in tensors):
             _note_parameter(api, target)
         return result
+    if _is_size(value):
+        return _size_declared(api, body, target, var, value)
     if not _is_tensor(value):
         return result
     assert isinstance(value, Instance)
@@ -578,6 +594,16 @@ def _rebind_declared(
     if whole:
         _join_paths(api, body, target, AnyType(TypeOfAny.special_form))
     return AnyType(TypeOfAny.special_form)
+
+
+def _size_declared(api: TypeChecker, body: _Body, target: NameExpr, var: Var, value: ProperType) -> Type:
+    """A size (`Literal[4]`, `Dim[B]`) first assigned to a local that is assigned again: declared an
+    `int`, as torch's types declare it, and read as the size.  Declared as the size itself, the
+    name would refuse the ints it is given next (`t = t + pad`, `h += 1`)."""
+    if not target.is_inferred_def or body.assigned.get(id(var), 0) + body.augmented.get(id(var), 0) < 2:
+        return value
+    api.binder.put(target, value)
+    return api.named_type(_names.INT)
 
 
 def _assigned_what_is_no_tensor(body: _Body, var: Var) -> bool:

@@ -16,6 +16,7 @@ from tyr.shape_rules.core import (
     Size,
     const_of,
     differ,
+    never_zero,
     rank,
     same,
     show,
@@ -133,7 +134,9 @@ def multihead_attention(
         raise ShapeRuleError(f"{op}: the value has {show(vl[2])} features (last dim) but vdim is {show(vdim)}")
     if batched:
         for name, s in (("key", kl), ("value", vl)):
-            if s is not None and differ(s[1], batch):
+            # torch finds it in a view of the projected input to (length, batch*heads, head_dim),
+            # which an empty input passes whatever its batch
+            if s is not None and differ(s[1], batch) and never_zero(s[0]) and never_zero(embed_dim):
                 raise ShapeRuleError(f"{op}: the {name}'s batch {show(s[1])} is not the query's {show(batch)}")
     # An unbatched 3-D mask is checked with the inputs; otherwise the mask is checked where it is used,
     # which it is not for a causal attention without a key padding mask whose weights are not needed.

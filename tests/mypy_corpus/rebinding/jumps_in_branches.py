@@ -44,5 +44,7 @@ def still_checked_after_the_branch(x: Tensor[B, S, D], flag: bool) -> Tensor[B, 
     if flag:
         y = x.flatten(1)
         reveal_type(y)  # N: Revealed type is "torch._tensor.Tensor[B, tyr._static.DimExpr[Literal['D*S'], D, S]]"
-        return y + x[:, 0]  # E: +: dimension 1 of the left operand (D*S) does not broadcast with dimension 1 of the right operand (D); shapes (B, D*S) and (B, D)  [tyr-shape]
+        z = y + x[:, 0]  # E: +: dimension 1 of the left operand (D*S) does not broadcast with dimension 1 of the right operand (D); shapes (B, D*S) and (B, D)  [tyr-shape]
+        reveal_type(z)  # N: Revealed type is "Any"
+        return y[:, : x.shape[2]]
     return y
