@@ -260,6 +260,16 @@ def test_any_is_a_wildcard_dimension() -> None:
         f(torch.zeros(2, 3), torch.zeros(5, 4))
 
 
+def test_int_is_an_unknown_size_as_for_the_static_checker() -> None:
+    @checked
+    def f(x: Tensor[int, D], y: Tensor[int, D]) -> None:
+        pass
+
+    f(torch.zeros(2, 3), torch.zeros(5, 3))
+    with raises(r"dimension 1 \(D\) has size 4"):
+        f(torch.zeros(2, 3), torch.zeros(5, 4))
+
+
 def test_type_aliases() -> None:
     Hidden = Tensor[B, T, 8]
 

@@ -148,7 +148,7 @@ def read_dim(item: object, where: str) -> DimSpec:
             return Named(expr.symbol_name)
         value = expr.const_value
         return Fixed(value) if value is not None else Computed(expr, item)
-    if item is Any:
+    if item is Any or item is int:  # `Tensor[B, int]`: a size of unknown value, as the static checker reads it
         return Wildcard()
     origin = get_origin(item)
     if origin is Literal:
@@ -162,7 +162,7 @@ def read_dim(item: object, where: str) -> DimSpec:
         raise AnnotationError(f"{where}: write *{item.__name__} (or Unpack[{item.__name__}]) for a TypeVarTuple")
     raise AnnotationError(
         f"{where}: {item!r} is not a dimension; use an int, a TypeVar, a string such as \"D//4\", "
-        "a Literal int, *Batch for a TypeVarTuple, or Any"
+        "a Literal int, *Batch for a TypeVarTuple, or Any (or int) for an unknown size"
     )
 
 
