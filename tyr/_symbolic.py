@@ -510,7 +510,7 @@ def _facts_of(e: Expr, path: Expr | None, found: dict[str, list[Expr]], *, sized
                 # a symbol the divisor itself is a multiple of (`H` in `(D + H)//H`) is not divided
                 if not any(name in m for m, _ in atom.den.terms):
                     _note(found, name, atom.den)
-            inner = _whole_division(atom.num)
+            inner = _whole_division(atom.num) or _coprime_multiple_of_division(atom.num, atom.den)
             chained = inner is not None and (_monomial(inner.den) if sized else _positive_monomial(inner.den))
             if inner is not None and chained and chained[1] > 0:
                 _facts_of(atom.num, divisor, found, sized=sized)  # a division of a division: chain
@@ -579,6 +579,19 @@ def _whole_division(e: Expr) -> FloorDiv | None:
         if coeff == 1 and len(mono) == 1 and isinstance(mono[0], FloorDiv):
             return mono[0]
     return None
+
+
+def _coprime_multiple_of_division(e: Expr, divisor: Expr) -> FloorDiv | None:
+    """The division `e` is a multiple of, where that multiple's factor is prime to a constant divisor:
+    `3*(W//4)` divided by 4 says that 4 divides `W//4` (so `W` is a multiple of 16), as `(W//4)//4` does
+    (`parse_raw` writes `(-(W//4))//4` as `(3*(W//4))//4 - W//4`)."""
+    d = divisor.const_value
+    if d is None or len(e.terms) != 1:
+        return None
+    mono, coeff = e.terms[0]
+    if len(mono) != 1 or not isinstance(mono[0], FloorDiv) or math.gcd(coeff, d) != 1:
+        return None
+    return mono[0]
 
 
 def _note(found: dict[str, list[Expr]], name: str, divisor: Expr) -> None:
