@@ -161,9 +161,9 @@ def _plain_element(t: Type) -> Type:
     of a home-made jaxtyping wrapper) what mypy's own solving gives: `Never` for it alone, `Any`
     inside a list or tuple."""
     element = _element(t)
-    if element is not t and _unread(element):
-        return AnyType(TypeOfAny.from_error)
-    return UninhabitedType() if _unread(element) else element
+    if not _unread(element):
+        return element
+    return AnyType(TypeOfAny.from_error) if element is not t else UninhabitedType()
 
 
 def _unread(t: Type) -> bool:

@@ -407,23 +407,17 @@ def _is_container(t: ProperType) -> bool:
 def _mixes_in_containers(ctx: FunctionContext, element: ProperType) -> bool:
     """Whether some module given to a container is itself a container, where mypy joined the items
     to something that is not (`ModuleList | None`, or `Module` for `[ModuleList(...), Identity()]`)."""
-    items: list[Type] = list(element.items) if isinstance(element, UnionType) else [element]
-    api = ctx.api
-    if len(ctx.args) == 1 and len(ctx.args[0]) == 1 and isinstance(ctx.args[0][0], (ListExpr, TupleExpr)):
-        if isinstance(api, TypeChecker):
-            items += [t for item in ctx.args[0][0].items if (t := api.lookup_type_or_none(item)) is not None]
-    return any(_is_container(get_proper_type(t)) for t in items)
+    items = [*(element.items if isinstance(element, UnionType) else [element]), *(_literal_items(ctx) or [])]
+    return any(t is not None and _is_container(get_proper_type(t)) for t in items)
 
 
 def _joined_items(ctx: FunctionContext) -> Type | None:
     """The modules of a literal list or tuple argument joined class by class (sizes that differ are
     unknown), where they are all of one class; None otherwise."""
-    if len(ctx.args) != 1 or len(ctx.args[0]) != 1 or not isinstance(ctx.args[0][0], (ListExpr, TupleExpr)):
+    literal = _literal_items(ctx)
+    if literal is None:
         return None
-    api = ctx.api
-    if not isinstance(api, TypeChecker):
-        return None
-    items = [get_proper_type(api.lookup_type_or_none(item)) for item in ctx.args[0][0].items]
+    items = [get_proper_type(item) for item in literal]
     first = items[0] if items else None
     if not isinstance(first, Instance) or not all(isinstance(i, Instance) and i.type == first.type for i in items):
         return None
@@ -432,6 +426,17 @@ def _joined_items(ctx: FunctionContext) -> Type | None:
         assert item is not None
         joined = _join_sizes(joined, item)
     return joined
+
+
+def _literal_items(ctx: FunctionContext) -> list[Type | None] | None:
+    """The types of the items of a literal list or tuple given as the one argument (`ModuleList([a, b])`),
+    None for an item mypy has not typed; None for any other argument."""
+    if len(ctx.args) != 1 or len(ctx.args[0]) != 1 or not isinstance(ctx.args[0][0], (ListExpr, TupleExpr)):
+        return None
+    api = ctx.api
+    if not isinstance(api, TypeChecker):
+        return None
+    return [api.lookup_type_or_none(item) for item in ctx.args[0][0].items]
 
 
 def torch_when_unknown(hook: Callable[..., Type]) -> Callable[..., Type]:

@@ -52,7 +52,6 @@ from mypy.nodes import (
     FuncDef,
     FuncItem,
     IndexExpr,
-    IntExpr,
     ListExpr,
     MemberExpr,
     MypyFile,
@@ -63,7 +62,6 @@ from mypy.nodes import (
     SymbolNode,
     TupleExpr,
     TypeInfo,
-    UnaryExpr,
     Var,
 )
 from mypy.plugin import AttributeContext, CheckerPluginInterface, FunctionContext, MethodContext
@@ -91,6 +89,7 @@ from mypy.types import (
 )
 
 from tyr.mypy_plugin import _errors, _names
+from tyr.mypy_plugin._args import literal_int
 from tyr.mypy_plugin._jaxtyping_imports import imports_shapes
 from tyr.mypy_plugin._partials import forget_inferred
 from tyr.mypy_plugin._statements import jumps_after, walk
@@ -126,9 +125,8 @@ class _Body:
                 self._pair(stmt.lvalues[0], stmt.rvalue)
                 if id(stmt) in jumping:
                     self.jumping |= {id(name) for name in _names_in(stmt.lvalues[0])}
-            elif isinstance(stmt, OperatorAssignmentStmt) and isinstance(stmt.lvalue, NameExpr):
-                if isinstance(stmt.lvalue.node, Var):
-                    self.augmented[id(stmt.lvalue.node)] = self.augmented.get(id(stmt.lvalue.node), 0) + 1
+            elif isinstance(stmt, OperatorAssignmentStmt):
+                self._count(stmt.lvalue, self.augmented)
 
     def _pair(self, target: Expression, value: Expression) -> None:
         if isinstance(value, ConditionalExpr):  # `x = f(x) if c else g(x)`: either branch is the value
@@ -145,11 +143,11 @@ class _Body:
                 self.targets[id(value)] = target
                 if isinstance(value, MemberExpr) and isinstance(target.node, Var):
                     self.attributes.add(id(target.node))
-                index = _literal_index(value)
-                if index is not None and isinstance(value, IndexExpr):
-                    # `y = y.split(3, dim=-1)[-1]`: the call's hook settles the name with that item
-                    self.targets[id(value.base)] = target
-                    self.picked[id(value.base)] = index
+                picked = _picked_item(value)
+                if picked is not None:  # `y = y.split(3, dim=-1)[-1]`: the call's hook settles the name with that item
+                    base, index = picked
+                    self.targets[id(base)] = target
+                    self.picked[id(base)] = index
         elif isinstance(target, (TupleExpr, ListExpr)) and not any(isinstance(t, StarExpr) for t in target.items):
             if isinstance(value, (TupleExpr, ListExpr)):  # `q, k = f(q), g(k)`: mypy assigns item by item
                 if len(value.items) == len(target.items) and not any(isinstance(v, StarExpr) for v in value.items):
@@ -159,12 +157,11 @@ class _Body:
                 self.targets[id(value)] = target
                 self._count(target)
 
-    def _count(self, target: Expression) -> None:
-        if isinstance(target, NameExpr) and isinstance(target.node, Var):
-            self.assigned[id(target.node)] = self.assigned.get(id(target.node), 0) + 1
-        elif isinstance(target, (TupleExpr, ListExpr)):
-            for item in target.items:
-                self._count(item)
+    def _count(self, target: Expression, counts: dict[int, int] | None = None) -> None:
+        counts = self.assigned if counts is None else counts
+        for name in _names_in(target):
+            if isinstance(name.node, Var):
+                counts[id(name.node)] = counts.get(id(name.node), 0) + 1
 
 
 def _names_in(target: Expression) -> Iterator[NameExpr]:
@@ -175,17 +172,13 @@ def _names_in(target: Expression) -> Iterator[NameExpr]:
             yield from _names_in(item)
 
 
-def _literal_index(value: Expression) -> int | None:
-    """The index of `call(...)[i]` or `x.attribute[i]` (`x.shape[0]`), for a literal `i` (`-1` included);
-    None for anything else."""
+def _picked_item(value: Expression) -> tuple[Expression, int] | None:
+    """`call(...)` and `i` for a value `call(...)[i]` (or `x.attribute[i]`, `x.shape[0]`) with a literal
+    `i` (`-1` included); None for any other value."""
     if not (isinstance(value, IndexExpr) and isinstance(value.base, (CallExpr, MemberExpr))):
         return None
-    index = value.index
-    if isinstance(index, IntExpr):
-        return index.value
-    if isinstance(index, UnaryExpr) and index.op == "-" and isinstance(index.expr, IntExpr):
-        return -index.expr.value
-    return None
+    index = literal_int(value.index)
+    return None if index is None or index.const_value is None else (value.base, index.const_value)
 
 
 def in_code_with_shapes(api: CheckerPluginInterface) -> bool:
