@@ -125,6 +125,10 @@ def test_examples() -> None:
     assert inner(shape(), shape("B")) == shape("B")
     assert trace(shape("N", "N")) == ()
     assert bilinear(shape("B", "T", 3), shape("B", "T", 4), shape(5, 3, 4)) == shape("B", "T", 5)
+    # torch reads an empty weight of more dims by its first three (found by test_bilinear on a fresh CI run)
+    assert bilinear(shape(3, 1), shape(3, 1), shape(0, 1, 1, 0)) == shape(3, 0)
+    with pytest.raises(ShapeRuleError, match=r"bilinear: the weight must be a batch of matrices \(3-d\)"):
+        bilinear(shape(1), shape(1), shape(2, 1, 1, 3))
     assert channel_shuffle(shape("B", "2*C", "H"), 2) == shape("B", "2*C", "H")
     assert unique(shape("B", "T")) == (None,)
     assert unique(shape("B", "T"), 1, True, True) == (shape("B", None), shape("T"), (None,))

@@ -21,6 +21,7 @@ from tyr.shape_rules.core import (
     lower_bound,
     min_rank,
     mismatch,
+    never_zero,
     numel,
     rank,
     same,
@@ -288,6 +289,14 @@ def trace(shape: MaybeShape) -> MaybeShape:
     return ()
 
 
+def _bilinear_weight(weight: MaybeShape, op: str) -> tuple[Size, ...] | None:
+    """The weight's `(out, in1, in2)`.  torch never checks its rank: a weight of more dims that may be
+    empty reaches no contraction and is read by its first three (`(0, 1, 1, 5)` gives `(*, 0)`)."""
+    if weight is not None and variadic_index(weight) is None and len(weight) > 3 and not never_zero(numel(weight)):
+        return sizes(weight)[:3]
+    return _exact_rank(weight, 3, op, "the weight")
+
+
 def bilinear(input1: MaybeShape, input2: MaybeShape, weight: MaybeShape, bias: MaybeShape = None,
              *, has_bias: bool = False) -> MaybeShape:
     """`F.bilinear(x1, x2, weight, bias)` / `nn.Bilinear(in1, in2, out)`: `(*, in1)` and `(*, in2)` with the same
@@ -298,7 +307,7 @@ def bilinear(input1: MaybeShape, input2: MaybeShape, weight: MaybeShape, bias: M
     must be `out`, and it is added to the product, broadcasting.
     """
     op = "bilinear"
-    w = _exact_rank(weight, 3, op, "the weight")
+    w = _bilinear_weight(weight, op)
     names = ("input1", "input2")
     for shape, name in zip((input1, input2), names):
         if shape is not None and rank(shape) == 0:
