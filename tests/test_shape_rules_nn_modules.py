@@ -108,7 +108,7 @@ def test_multihead_attention(symbolic: bool, data: st.DataObject) -> None:
     def rule(q: Any, k: Any, v: Any, p: Any, m: Any) -> Any:
         out, weights = multihead_attention(
             q, k, v, embed_dim=const(embed), num_heads=const(heads), kdim=const(kdim), vdim=const(vdim),
-            batch_first=case["batch_first"], extra_keys=int(case["bias_kv"]) + int(case["zero_attn"]),
+            batch_first=case["batch_first"], add_bias_kv=case["bias_kv"], add_zero_attn=case["zero_attn"],
             key_padding_mask=p, attn_mask=m, need_weights=case["need_weights"],
             average_attn_weights=case["average"], is_causal=case["is_causal"],
         )

@@ -58,7 +58,8 @@ def multihead_attention(
     kdim: Size,
     vdim: Size,
     batch_first: bool = False,
-    extra_keys: int = 0,
+    add_bias_kv: bool = False,
+    add_zero_attn: bool = False,
     key_padding_mask: MaybeShape = None,
     attn_mask: MaybeShape = None,
     need_weights: bool = True,
@@ -72,8 +73,8 @@ def multihead_attention(
     (`(N, L, E)` etc. with `batch_first`); unbatched ones drop `N`.  Returns
     `(output, weights)`: the output has the query's shape with `embed_dim` features;
     the weights (whose shape is None when not `need_weights`: torch returns None) are `(N, L, S')`, or `(N, num_heads, L, S')`
-    without `average_attn_weights`, where `S' = S + extra_keys` (one for `add_bias_kv`,
-    one for `add_zero_attn`).  `key_padding_mask` is `(N, S)` (`(S,)` unbatched);
+    without `average_attn_weights`, where `S'` is `S` plus one for `add_bias_kv`
+    and one for `add_zero_attn`.  `key_padding_mask` is `(N, S)` (`(S,)` unbatched);
     `attn_mask` is `(L, S)` or `(N * num_heads, L, S)` (`(num_heads, L, S)` unbatched).
     With `kdim == vdim == embed_dim` torch needs `key` and `value` of one shape.
     """
@@ -134,10 +135,13 @@ def multihead_attention(
         raise ShapeRuleError(f"{op}: the value has {show(vl[2])} features (last dim) but vdim is {show(vdim)}")
     if batched:
         for name, s in (("key", kl), ("value", vl)):
-            # torch finds it in a view of the projected input to (length, batch*heads, head_dim),
-            # which an empty input passes whatever its batch
-            if s is not None and differ(s[1], batch) and never_zero(s[0]) and never_zero(embed_dim):
-                raise ShapeRuleError(f"{op}: the {name}'s batch {show(s[1])} is not the query's {show(batch)}")
+            # torch finds it in a view of the projected input to (length, batch*heads, head_dim), which
+            # an empty input passes whatever its batch, unless its bias (of the query's batch) is joined first
+            if s is None or not differ(s[1], batch):
+                continue
+            if not add_bias_kv and not (never_zero(s[0]) and never_zero(embed_dim)):
+                continue
+            raise ShapeRuleError(f"{op}: the {name}'s batch {show(s[1])} is not the query's {show(batch)}")
     # An unbatched 3-D mask is checked with the inputs; otherwise the mask is checked where it is used,
     # which it is not for a causal attention without a key padding mask whose weights are not needed.
     unbatched_3d = mask is not None and not batched and len(mask) == 3
@@ -160,7 +164,7 @@ def multihead_attention(
                 f"{op}: key_padding_mask {show_shape(key_padding_mask)} must have shape ({', '.join(map(show, expected))})"
             )
 
-    keys = source + extra_keys if source is not None else None
+    keys = source + int(add_bias_kv) + int(add_zero_attn) if source is not None else None
     if not need_weights:
         _check_empty_mask_view(op, batched, batch, keys, num_heads, mask, kpm, is_causal)
 
