@@ -334,6 +334,8 @@ class TyrPlugin(Plugin):
 
     def _named_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         owner, _, method = fullname.rpartition(".")
+        if method == "__next__":  # `for t in ts`: the item rebinds the loop's index
+            return _guarded(_rebinding.settle_iteration, _returned, assignments=self._assignments)
         call = self._module_call(owner) if method == "__call__" and self._is_module_class(owner) else "own"
         if call != "own":
             if call is None:

@@ -62,6 +62,7 @@ from mypy.nodes import (
 )
 from mypy.erasetype import erase_typevars
 from mypy.plugin import FunctionContext, FunctionSigContext
+from mypy.subtypes import is_subtype
 from mypy.types import (
     AnyType,
     FunctionLike,
@@ -98,7 +99,11 @@ Handler = Callable[[Call], Type]
 
 
 def function_hook(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Type:
-    call = Call(ctx, Scope(lookup), fullname.rpartition(".")[2])
+    scope = Scope(lookup)
+    solved = _list_solved_by_context(ctx, fullname, scope)
+    if solved is not None:
+        return solved
+    call = Call(ctx, scope, fullname.rpartition(".")[2])
     try:
         return _of_input_class(ctx, FUNCTIONS[fullname](call))
     except NotKnown:
@@ -106,6 +111,30 @@ def function_hook(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Type:
     except ShapeRuleError as err:
         call.api.fail(str(err), call.context, code=_errors.SHAPE)
         return unknown(ctx, fullname, lookup)
+
+
+_LIST_OVERLOADED = frozenset({_EINOPS + "rearrange", _EINOPS + "reduce", _EINOPS + "repeat"})
+"""einops functions overloaded `(list[T]) -> T` and `(T) -> T`, with `T` their `Tensor` type variable."""
+
+
+def _list_solved_by_context(ctx: FunctionContext, fullname: str, scope: Scope) -> Type | None:
+    """`xs = rearrange(xs, ...)` with `xs` a list: in that context (a list, where a tensor does not fit)
+    mypy solves einops' second overload, whose type variable is the list itself, and types the
+    call as the list.  tyr gives what mypy gives there (no tensor assigned to a list); None where a
+    tensor fits the context."""
+    if fullname not in _LIST_OVERLOADED or not ctx.arg_types or len(ctx.arg_types[0]) != 1:
+        return None
+    api = ctx.api
+    if not isinstance(api, TypeChecker) or not api.expr_checker.type_context:
+        return None
+    context = api.expr_checker.type_context[-1]
+    first = ctx.arg_types[0][0]
+    p = get_proper_type(first)
+    if context is None or isinstance(get_proper_type(context), AnyType) or not isinstance(p, (Instance, TupleType)):
+        return None
+    if isinstance(p, Instance) and is_tensor_instance(p):
+        return None
+    return first if is_subtype(first, context) and not is_subtype(scope.tensor_type(None), context) else None
 
 
 def _of_input_class(ctx: FunctionContext, result: Type) -> Type:

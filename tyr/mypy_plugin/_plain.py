@@ -290,13 +290,17 @@ def mutation_hook(ctx: MethodContext, kind: str, method: str, lookup: Lookup) ->
         if mutation.argument < len(ctx.arg_types):
             for actual, expr in zip(ctx.arg_types[mutation.argument], ctx.args[mutation.argument]):
                 for item in _elements(ctx, actual, expr, mutation.kind):
-                    joined = _join_sizes(joined, item)
+                    joined = _join_sizes(joined, item, scope)
         if joined is element:
             return ctx.default_return_type
         args = list(receiver.args)
         args[mutation.element] = joined
         changed = receiver.copy_modified(args=args)
     _retype(ctx, changed)
+    if method == "__iadd__":
+        # `outs += [y]`: mypy holds the result against the name's type as it was before the call
+        # (`_retype` has given the name the joined type already)
+        return ctx.default_return_type
     default = get_proper_type(ctx.default_return_type)
     return changed if isinstance(default, Instance) and default.type == receiver.type else ctx.default_return_type
 
@@ -322,16 +326,19 @@ def _elements(ctx: MethodContext, t: Type, expr: Expression, kind: str) -> list[
     return []
 
 
-def _join_sizes(element: Type, new: Type) -> Type:
+def _join_sizes(element: Type, new: Type, scope: Scope) -> Type:
     """`element`, or where `new` does not fit it, the two joined: same class with the type arguments
-    that differ `Any` (`Linear[4, 8]` and `Linear[8, 2]` give `Linear[Any, Any]`), else mypy's join."""
+    that differ `Any` (`Linear[4, 8]` and `Linear[8, 2]` give `Linear[Any, Any]`), else mypy's join
+    of the two with every size unknown (mypy's own join of `Tensor[3, 0]` and `Tensor[4]` would
+    claim a tensor whose sizes are all 0, 3 or 4)."""
     if is_proper_subtype(new, element):
         return element
     e, n = get_proper_type(element), get_proper_type(new)
     if isinstance(e, Instance) and isinstance(n, Instance) and e.type == n.type and len(e.args) == len(n.args):
         args = [a if a == b else _any_like(a) for a, b in zip(e.args, n.args)]
         return e.copy_modified(args=args)
-    return join_types(element, new)
+    any_sizes = _AnySizes(scope)
+    return join_types(element.accept(any_sizes), new.accept(any_sizes))
 
 
 def _any_like(arg: Type) -> Type:
@@ -386,12 +393,20 @@ def module_list_hook(ctx: FunctionContext, lookup: Lookup, shaped_call: Callable
     result = get_proper_type(ctx.default_return_type)
     if not (isinstance(result, Instance) and len(result.args) == 1):
         return ctx.default_return_type
-    joined = _joined_items(ctx)
+    joined = _joined_items(ctx, Scope(lookup))
     if joined is not None:  # `[nn.Linear(16, 32), nn.Linear(32, 8)]`: `Linear[Any, Any]`, not mypy's `Module`
         result = result.copy_modified(args=[joined])
     element = get_proper_type(result.args[0])
-    if isinstance(element, Instance) and (shaped_call(element) or _is_container(element)):
-        return result  # a shape to keep, or a container to unpack (`for attn, ff in layers`)
+    if isinstance(element, Instance) and _is_container(element):
+        # a container to unpack (`for attn, ff in layers`), which torch's stubs refuse already (its
+        # elements are `Module`s): where its own elements say no more than that, they are `Any`,
+        # so that the refusal does not turn into later errors (`layer.step(x)` in `for layer in block`)
+        module = Scope(lookup).instance(_names.MODULE)
+        if element.args and all(get_proper_type(a) == module for a in element.args):
+            return result.copy_modified(args=[element.copy_modified(args=[_ANY for _ in element.args])])
+        return result
+    if isinstance(element, Instance) and shaped_call(element):
+        return result  # a shape to keep
     if _mixes_in_containers(ctx, element):
         # `ModuleList([ModuleList([lin, act]), nn.Identity()])`: code unpacks the items that are
         # containers, which a `Module` element would refuse; torch's stubs refuse the outer list's
@@ -411,7 +426,7 @@ def _mixes_in_containers(ctx: FunctionContext, element: ProperType) -> bool:
     return any(t is not None and _is_container(get_proper_type(t)) for t in items)
 
 
-def _joined_items(ctx: FunctionContext) -> Type | None:
+def _joined_items(ctx: FunctionContext, scope: Scope) -> Type | None:
     """The modules of a literal list or tuple argument joined class by class (sizes that differ are
     unknown), where they are all of one class; None otherwise."""
     literal = _literal_items(ctx)
@@ -424,7 +439,7 @@ def _joined_items(ctx: FunctionContext) -> Type | None:
     joined: Type = first
     for item in items[1:]:
         assert item is not None
-        joined = _join_sizes(joined, item)
+        joined = _join_sizes(joined, item, scope)
     return joined
 
 

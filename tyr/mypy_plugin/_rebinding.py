@@ -49,6 +49,7 @@ from mypy.nodes import (
     Decorator,
     Expression,
     ExpressionStmt,
+    ForStmt,
     FuncDef,
     FuncItem,
     IndexExpr,
@@ -118,6 +119,8 @@ class _Body:
         self.shaped = isinstance(owner, FuncItem) and _signature_has_shapes(owner)
         # the ids of names assigned where a jump always follows in the block (`if c: y = f(y); return y`)
         self.jumping: set[int] = set()
+        self.loops: dict[int, Target] = {}  # the id of a `for` loop's iterable: the loop's index
+        self.indexes: set[int] = set()  # the ids of the names a `for` loop assigns
         statements = owner.body.body if isinstance(owner, FuncItem) else owner.defs
         jumping = jumps_after(statements)
         for stmt in walk(statements):
@@ -127,6 +130,11 @@ class _Body:
                     self.jumping |= {id(name) for name in _names_in(stmt.lvalues[0])}
             elif isinstance(stmt, OperatorAssignmentStmt):
                 self._count(stmt.lvalue, self.augmented)
+            elif isinstance(stmt, ForStmt) and stmt.index_type is None and _unpacks(stmt.index):
+                assert isinstance(stmt.index, (NameExpr, TupleExpr, ListExpr))
+                self.loops[id(stmt.expr)] = stmt.index
+                self._count(stmt.index)
+                self.indexes |= {id(name) for name in _names_in(stmt.index)}
 
     def _pair(self, target: Expression, value: Expression) -> None:
         if isinstance(value, ConditionalExpr):  # `x = f(x) if c else g(x)`: either branch is the value
@@ -162,6 +170,15 @@ class _Body:
         for name in _names_in(target):
             if isinstance(name.node, Var):
                 counts[id(name.node)] = counts.get(id(name.node), 0) + 1
+
+
+def _unpacks(target: Expression) -> bool:
+    """A name, or a tuple of targets without a starred one that `_settle` can unpack into."""
+    if isinstance(target, NameExpr):
+        return True
+    return isinstance(target, (TupleExpr, ListExpr)) and all(
+        isinstance(t, (NameExpr, TupleExpr, ListExpr)) and _unpacks(t) for t in target.items
+    )
 
 
 def _names_in(target: Expression) -> Iterator[NameExpr]:
@@ -238,6 +255,60 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
     if index is not None:
         return _item_settled(ctx, body, target, result, index)
     return _assigned(ctx, body, target, result)
+
+
+def settle_iteration(ctx: MethodContext, assignments: Assignments) -> Type:
+    """`__next__` of the iterator a `for` loop runs over (`for t in ts`): the item, after the loop's index
+    is rebound to it as an assignment (`settle`) would be.
+
+    mypy declares a loop's index by the first loop that assigns it, and holds later loops (and
+    assignments) to that.  tyr's items say more than torch's (`Tensor[B, 4]` for `Tensor`, `Block`
+    for an `nn.ModuleList`'s `Module`), so a second loop over other items (`for t in outs` after
+    `for t in xs`, `for layer in self.decoder` after `for layer in self.encoder`) would be an error
+    that torch's types never give.  Rebound as an assignment is, a read in the loop gives its item,
+    and a loop of other items is no error.
+    """
+    result = ctx.default_return_type
+    api = ctx.api
+    if not isinstance(api, TypeChecker) or failed_attempt(api):
+        return result
+    module = _module_item(ctx, result)
+    if not (_rebinds(result) or module is not None):
+        return result
+    body = assignments.body(api)
+    target = body.loops.get(id(ctx.context))
+    if target is None:
+        return result
+    if module is not None:
+        return _module_index(api, body, target, result, module)
+    forget_inferred(api)
+    return _assigned(ctx, body, target, result)
+
+
+def _module_item(ctx: MethodContext, item: Type) -> Instance | None:
+    """torch's `Module`, for the item of an `nn.ModuleList` that tyr types more closely (`Block`);
+    None for any other item."""
+    assert isinstance(ctx.api, TypeChecker)
+    iterable = get_proper_type(ctx.api.lookup_type_or_none(ctx.context)) if isinstance(ctx.context, Expression) else None
+    p = get_proper_type(item)
+    if not (isinstance(iterable, Instance) and iterable.type.has_base(_names.MODULE_LIST) and isinstance(p, Instance)):
+        return None
+    module = next((base for base in p.type.mro if base.fullname == _names.MODULE), None)
+    if module is None or p.type is module:
+        return None
+    return Instance(module, [])
+
+
+def _module_index(api: TypeChecker, body: _Body, target: Target, item: Type, module: Instance) -> Type:
+    """Under mypy's defaults, the first loop over an `nn.ModuleList` whose index another loop (or an
+    assignment) also binds declares it torch's `Module`, narrowed to the item in the loop."""
+    if api.options.allow_redefinition or not isinstance(target, NameExpr) or not target.is_inferred_def:
+        return item
+    var = target.node
+    if not isinstance(var, Var) or body.assigned.get(id(var), 0) < 2:
+        return item
+    api.binder.put(target, item)
+    return module
 
 
 def _assigned(ctx: FunctionContext | MethodContext | AttributeContext, body: _Body, target: Target, value: Type) -> Type:
@@ -659,7 +730,9 @@ def _join_paths(api: TypeChecker, body: _Body, target: NameExpr, result: Type) -
     # A path that jumps right after the assignment does not meet the others at the end of its block,
     # and the code the others run (the `else` of that `if`, the rest of a loop's body) never sees it.
     # (Where a `break` or `continue` lands, the paths do meet: with both shapes, which is what they hold.)
-    met = [] if id(target) in body.jumping else api.binder.frames[:-1]
+    # A loop's index is assigned in the loop's frames, which the loop has not opened yet: the path that
+    # skips the loop is the frame the hook runs in.
+    met = [] if id(target) in body.jumping else api.binder.frames if id(target) in body.indexes else api.binder.frames[:-1]
     for frame in met:
         current = frame.types.get(key)
         if current is not None and not _same_shape(current.type, result):
