@@ -107,3 +107,22 @@ def pieces_unpacked_then_rebound(x: Tensor[B, N, T]) -> None:
     reveal_type(k)  # N: Revealed type is "torch._tensor.Tensor[B, N, Any]"
     k, v = map(lambda t: t.flatten(0, 1), (k, v))
     reveal_type(k)  # N: Revealed type is "torch._tensor.Tensor[tyr._static.DimExpr[Literal['B*N'], B, N], Any]"
+
+
+def rotate(v, theta):  # unannotated: its result is `Any`
+    return torch.randn([theta.shape[0], 4, 4])
+
+
+def rebound_to_any_through_an_operator(theta: torch.Tensor, images: Tensor[B, 3, 8], p: float) -> None:
+    """`m = eye` (no hook), then `m = rotate(...) @ m`: the value is `Any` with no hook on it (the `@`
+    of an `Any`), and where the paths meet `m` is unknown, not the identity's (4, 4) again."""
+    eye = torch.eye(4)
+    m = eye
+    if p > 0:
+        m = rotate(None, theta) @ m
+    reveal_type(m)  # N: Revealed type is "Any"
+    m[:, :3, :3] @ images
+    n = eye
+    if p > 0:
+        n = -rotate(None, theta).float()[0]
+    reveal_type(n)  # N: Revealed type is "Any"

@@ -58,11 +58,13 @@ from mypy.nodes import (
     MypyFile,
     NameExpr,
     OperatorAssignmentStmt,
+    OpExpr,
     OverloadedFuncDef,
     StarExpr,
     SymbolNode,
     TupleExpr,
     TypeInfo,
+    UnaryExpr,
     Var,
 )
 from mypy.plugin import AttributeContext, CheckerPluginInterface, FunctionContext, MethodContext
@@ -120,6 +122,8 @@ class _Body:
         # the ids of names assigned where a jump always follows in the block (`if c: y = f(y); return y`)
         self.jumping: set[int] = set()
         self.loops: dict[int, Target] = {}  # the id of a `for` loop's iterable: the loop's index
+        # the id of a call inside a value whose `Any` makes the value `Any` (`untyped(v) @ m`): the target
+        self.spines: dict[int, Target] = {}
         self.indexes: set[int] = set()  # the ids of the names a `for` loop assigns
         statements = owner.body.body if isinstance(owner, FuncItem) else owner.defs
         jumping = jumps_after(statements)
@@ -149,6 +153,10 @@ class _Body:
                     self.sources.setdefault(id(target.node), []).append(value.node)
             else:
                 self.targets[id(value)] = target
+                for call in _spine_calls(value):
+                    self.spines[id(call)] = target
+                    if id(value) in self.branches:
+                        self.branches.add(id(call))
                 if isinstance(value, MemberExpr) and isinstance(target.node, Var):
                     self.attributes.add(id(target.node))
                 picked = _picked_item(value)
@@ -187,6 +195,28 @@ def _names_in(target: Expression) -> Iterator[NameExpr]:
     elif isinstance(target, (TupleExpr, ListExpr)):
         for item in target.items:
             yield from _names_in(item)
+
+
+def _spine_calls(value: Expression) -> Iterator[CallExpr]:
+    """The calls inside `value` whose result, where it is `Any`, makes `value` `Any` with no hook to see it:
+    the left operand of an operator, the object of an attribute or an index, and so on down
+    (`rotate(v) @ m`, `helper(x).float()[0]`, `-helper(x)`)."""
+    e = value
+    while True:
+        if isinstance(e, OpExpr) and e.op not in ("and", "or"):
+            e = e.left
+        elif isinstance(e, UnaryExpr) and e.op != "not":
+            e = e.expr
+        elif isinstance(e, (IndexExpr, MemberExpr)):
+            e = e.base if isinstance(e, IndexExpr) else e.expr
+        elif isinstance(e, CallExpr):
+            if e is not value:
+                yield e
+            if not isinstance(e.callee, MemberExpr):
+                return
+            e = e.callee.expr
+        else:
+            return
 
 
 def _picked_item(value: Expression) -> tuple[Expression, int] | None:
@@ -250,6 +280,9 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
     body = assignments.body(ctx.api)
     target = body.targets.get(id(ctx.context))
     if target is None:
+        spine = body.spines.get(id(ctx.context))
+        if spine is not None and isinstance(get_proper_type(result), AnyType):
+            _assigned(ctx, body, spine, result)  # `m = untyped(v) @ m`: the value is this `Any`
         return result
     index = body.picked.get(id(ctx.context))
     if index is not None:
@@ -614,8 +647,9 @@ def _rebind_declared(
     value = get_proper_type(result)
     if isinstance(value, AnyType):  # torch's `Any`: the paths that skip this forget the old shape too
         # (in a function without shapes the name is declared a plain tensor, as torch's types declare
-        # it, and mypy joins the paths itself, as without tyr: open_clip's `pooled`)
-        if whole and body.shaped:
+        # it, and mypy joins the paths itself, as without tyr: open_clip's `pooled`; unless it was
+        # declared with a shape where no hook ran, `m = eye` after `eye = torch.eye(4)`)
+        if whole and (body.shaped or any(_has_shape(t) for t in tensors)):
             _join_paths(api, body, target, value)
         if var.is_argument and any(_has_shape(t) for t in tensors):
             _note_parameter(api, target)
