@@ -283,7 +283,7 @@ def test_examples() -> None:
 @given(data=st.data())
 def test_glu_and_distances(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
-    x = data.draw(shapes_from([*sizes, *(2 * s for s in sizes)]))
+    x = data.draw(shapes_from([*sizes, *(2 * s for s in sizes), *(2 * s + 1 for s in sizes), *(s + 1 for s in sizes)]))
     if data.draw(st.integers(0, 3)) == 0:
         x = with_variadic(data, x, values)
     dim = data.draw(st.integers(-4, 3))
@@ -293,3 +293,16 @@ def test_glu_and_distances(symbolic: bool, data: st.DataObject) -> None:
     keepdim = data.draw(st.booleans())
     check(pairwise_distance, lambda a, b, k: F.pairwise_distance(tensor(a), tensor(b), keepdim=k), x, y, keepdim,
           values=values)
+
+
+def test_glu_halves_as_chunk_does() -> None:
+    """A sum is halved as `chunk(2)` cuts it: `B + 1` gives `B//2 + 1`, torch's size at every odd `B` (where
+    `B + 1` is even), although SHAPES.md §6 reads `B//2` as saying `B` is even; `2*B + 1` is odd at every `B`."""
+    assert glu(shape("T", "2*B")) == shape("T", "B")
+    assert glu(shape("T", "B+1")) == shape("T", "B//2 + 1")
+    for b in (1, 3, 5, 7):
+        assert rule_shape(glu(shape("T", "B+1")), {"T": 2, "B": b}) == tuple(F.glu(torch.zeros(2, b + 1)).shape)
+    with pytest.raises(ShapeRuleError, match=r"glu: dimension -1 must have an even size to halve, not 2\*B \+ 1"):
+        glu(shape("T", "2*B+1"))
+    with pytest.raises(ShapeRuleError, match="not 5"):
+        glu(shape(5, "T"), 0)

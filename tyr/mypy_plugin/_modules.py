@@ -845,6 +845,13 @@ def _flag(value: object) -> bool:
     return value
 
 
+def _glu_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    dim = module.static(0)
+    if type(dim) is not int:
+        raise NotKnown
+    return module.scope.tensor_type(rules.glu(_input(module, inputs), dim))
+
+
 def _flatten_forward(module: Module, inputs: Sequence[Type]) -> Type:
     start, end = module.static(0), module.static(1)
     if type(start) is not int or type(end) is not int:
@@ -930,6 +937,7 @@ SPECS: dict[str, Spec] = {
     _NN + "conv.ConvTranspose2d": Spec((*_CONV, _static("output_padding", default=0)), _conv_transpose_forward(2)),
     _NN + "conv.ConvTranspose3d": Spec((*_CONV, _static("output_padding", default=0)), _conv_transpose_forward(3)),
     _NN + "flatten.Flatten": Spec((_static("start_dim", default=1), _static("end_dim", default=-1)), _flatten_forward),
+    _NN + "activation.GLU": Spec((_static("dim", default=-1),), _glu_forward),
     _NN + "activation.MultiheadAttention": Spec(
         (
             _size("embed_dim"),
