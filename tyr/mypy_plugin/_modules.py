@@ -859,6 +859,15 @@ def _flatten_forward(module: Module, inputs: Sequence[Type]) -> Type:
     return module.scope.tensor_type(rules.flatten(_input(module, inputs), start, end))
 
 
+def _unflatten_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    """`nn.Unflatten(dim, sizes)(x)`: `x.unflatten(dim, sizes)`, a size of unknown value (a plain int) unknown."""
+    dim, sizes = module.static(0), get_proper_type(module.args[1])
+    if type(dim) is not int or not isinstance(sizes, TupleType):
+        raise NotKnown
+    wanted = [module.scope.size_of(s) for s in sizes.items]
+    return module.scope.tensor_type(rules.unflatten(_input(module, inputs), dim, wanted))
+
+
 _SAME_SPEC = Spec((), _same_forward)
 
 SAME_SHAPE = frozenset(
@@ -938,6 +947,7 @@ SPECS: dict[str, Spec] = {
     _NN + "conv.ConvTranspose3d": Spec((*_CONV, _static("output_padding", default=0)), _conv_transpose_forward(3)),
     _NN + "flatten.Flatten": Spec((_static("start_dim", default=1), _static("end_dim", default=-1)), _flatten_forward),
     _NN + "activation.GLU": Spec((_static("dim", default=-1),), _glu_forward),
+    _NN + "flatten.Unflatten": Spec((_static("dim"), _static("unflattened_size")), _unflatten_forward),
     _NN + "activation.MultiheadAttention": Spec(
         (
             _size("embed_dim"),
