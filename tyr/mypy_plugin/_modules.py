@@ -824,6 +824,14 @@ def _pixel_shuffle_forward(inverse: bool) -> Forward:
     return forward
 
 
+def _channel_shuffle_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    """`nn.ChannelShuffle(groups)(x)`: as `F.channel_shuffle`; a groups count of unknown value checks the rank only."""
+    groups = _static_or_none(module, 0)
+    if not (type(groups) is int or isinstance(groups, Expr)):
+        groups = 1
+    return module.scope.tensor_type(rules.channel_shuffle(_input(module, inputs), groups))
+
+
 def _upsample_forward(module: Module, inputs: Sequence[Type]) -> Type:
     size, scale, mode = module.static(0), module.static(1), module.static(2)
     if not isinstance(mode, str) or size is None and scale is None:
@@ -985,6 +993,7 @@ for _n in (1, 2):
     )
 SPECS[_NN + "pixelshuffle.PixelShuffle"] = Spec((_static("upscale_factor"),), _pixel_shuffle_forward(False))
 SPECS[_NN + "pixelshuffle.PixelUnshuffle"] = Spec((_static("downscale_factor"),), _pixel_shuffle_forward(True))
+SPECS[_NN + "channelshuffle.ChannelShuffle"] = Spec((_static("groups"),), _channel_shuffle_forward)
 _UPSAMPLE = (_static("size", default=None), _static("scale_factor", default=None))
 SPECS[_NN + "upsampling.Upsample"] = Spec((*_UPSAMPLE, _static("mode", default="nearest")), _upsample_forward)
 SPECS[_NN + "upsampling.UpsamplingNearest2d"] = Spec((*_UPSAMPLE, _static("mode", default="nearest")), _upsample_forward)
