@@ -107,10 +107,11 @@ def test_group_norm_and_batch_norm(symbolic: bool, data: st.DataObject) -> None:
     channels = x[1] if len(x) >= 2 else const(2)
     per_channel = st.one_of(st.none(), st.just((channels,)), shapes_from(sizes, max_rank=2))
     w, b = data.draw(per_channel), data.draw(per_channel)
-    groups = data.draw(st.integers(1, 4))
-    check(lambda x, w, b: group_norm(x, groups, w, b),
-          lambda x, w, b: F.group_norm(tensor(x), groups, None if w is None else tensor(w),
-                                       None if b is None else tensor(b)), x, w, b, values=values)
+    known = [s for s in sizes if not s.symbols & {"U0", "U1"} and s.const_value != 0]
+    groups = data.draw(st.one_of(st.integers(1, 4), st.sampled_from(known)))  # a count or a `Dim`
+    check(group_norm,
+          lambda x, g, w, b: F.group_norm(tensor(x), g, None if w is None else tensor(w),
+                                          None if b is None else tensor(b)), x, groups, w, b, values=values)
     if len(x) < 2:
         return  # torch reads dim 1 of any input here, past the end of a 0-d or 1-d one
     training = data.draw(st.booleans())
@@ -272,6 +273,13 @@ def test_examples() -> None:
     assert one_hot(shape("B", "T"), -1) == shape("B", "T", None)
     with pytest.raises(ShapeRuleError, match=r"dimension 1 of the input \(E\) does not match normalized_shape"):
         layer_norm(shape("B", "E"), [shape("D")[0]])
+    assert group_norm(shape("B", "C", "H"), shape("G")[0], shape("C")) == shape("B", "C", "H")
+    with pytest.raises(ShapeRuleError, match=r"the weight must have shape \(D,\), got \(C,\)"):
+        group_norm(shape("B", "D"), shape("G")[0], shape("C"))
+    with pytest.raises(ShapeRuleError, match=r"each group of \(1, C\) holds a single value"):
+        group_norm(shape(1, "C"), shape("C")[0])
+    with pytest.raises(ShapeRuleError, match="the input's 6 channels do not split into num_groups=4 groups"):
+        group_norm(shape("B", 6, "T"), 4)
     with pytest.raises(ShapeRuleError, match="class index per item"):
         cross_entropy(shape("N", "V"), shape("M"))
     with pytest.raises(ShapeRuleError, match="the query has D features"):

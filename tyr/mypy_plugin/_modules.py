@@ -531,11 +531,13 @@ def _rms_norm_forward(module: Module, inputs: Sequence[Type]) -> Type:
 
 
 def _group_norm_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    """`nn.GroupNorm(G, C, affine)(x)`: `F.group_norm` with a weight of `(C,)` if affine (without one, torch
+    checks the input's channels against `G` only); `G` and `C` literal ints or `Dim`s."""
     groups = module.static(0)
-    if type(groups) is not int:
+    if not (type(groups) is int or isinstance(groups, Expr)):
         raise NotKnown
-    channels = module.size(1)
-    return module.scope.tensor_type(nnf.group_norm(_input(module, inputs), groups, (channels,)))
+    weight = (module.size(1),) if _static_or_none(module, 2) is True else None
+    return module.scope.tensor_type(nnf.group_norm(_input(module, inputs), groups, weight))
 
 
 def _batch_norm_forward(module: Module, inputs: Sequence[Type]) -> Type:
@@ -941,7 +943,9 @@ SPECS: dict[str, Spec] = {
     _NN + "sparse.Embedding": Spec((_size("num_embeddings"), _size("embedding_dim")), _embedding_forward),
     _NN + "normalization.LayerNorm": Spec((_sizes("normalized_shape"),), _layer_norm_forward),
     _NN + "normalization.RMSNorm": Spec((_sizes("normalized_shape"),), _rms_norm_forward),
-    _NN + "normalization.GroupNorm": Spec((_static("num_groups"), _size("num_channels")), _group_norm_forward),
+    _NN + "normalization.GroupNorm": Spec(
+        (_static("num_groups"), _size("num_channels"), _static("affine", default=True)), _group_norm_forward
+    ),
     _NN + "batchnorm._BatchNorm": Spec((_size("num_features"),), _batch_norm_forward),
     _NN + "batchnorm.BatchNorm1d": Spec((_size("num_features"),), _batch_norm_forward),
     _NN + "batchnorm.BatchNorm2d": Spec((_size("num_features"),), _batch_norm_forward),

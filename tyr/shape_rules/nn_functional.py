@@ -153,22 +153,24 @@ def _channels(op: str, input: MaybeShape) -> Size:
 
 
 def group_norm(
-    input: MaybeShape, num_groups: int, weight: MaybeShape = None, bias: MaybeShape = None
+    input: MaybeShape, num_groups: int | Expr, weight: MaybeShape = None, bias: MaybeShape = None
 ) -> MaybeShape:
     """`F.group_norm(input, num_groups, weight, bias)` / `nn.GroupNorm`: the input's shape.
 
-    `input` is `(N, C, *)` with `C` divisible by `num_groups`; `weight` and `bias` are `(C,)`.
-    A group must hold more than one value (`N * C/num_groups * prod(*) != 1`).
+    `input` is `(N, C, *)` with `C` divisible by `num_groups` (checked where both are constants: a
+    symbolic count is taken as a multiple, SHAPES.md §6); `weight` and `bias` are `(C,)`.  A group
+    must hold more than one value (`N * C/num_groups * prod(*) != 1`).
     """
     channels = _channels("group_norm", input)
-    c = const_of(channels)
-    if num_groups <= 0 or c is not None and c % num_groups:
+    groups = num_groups if isinstance(num_groups, Expr) else const(num_groups)
+    c, g = const_of(channels), groups.const_value
+    if g is not None and (g <= 0 or c is not None and c % g):
         raise ShapeRuleError(
-            f"group_norm: the input's {show(channels)} channels do not split into num_groups={num_groups} groups"
+            f"group_norm: the input's {show(channels)} channels do not split into num_groups={show(groups)} groups"
         )
     if input is not None and variadic_index(input) is None and channels is not None:
         # torch (in Python) wants more than one value per group to normalise
-        per_group = numel((input[0], channels // num_groups, *input[2:]))
+        per_group = numel((input[0], channels // groups, *input[2:]))
         if const_of(per_group) == 1:
             raise ShapeRuleError(f"group_norm: each group of {show_shape(input)} holds a single value")
     if channels is not None:
