@@ -107,10 +107,11 @@ def test_group_norm_and_batch_norm(symbolic: bool, data: st.DataObject) -> None:
     channels = x[1] if len(x) >= 2 else const(2)
     per_channel = st.one_of(st.none(), st.just((channels,)), shapes_from(sizes, max_rank=2))
     w, b = data.draw(per_channel), data.draw(per_channel)
-    groups = data.draw(st.integers(1, 4))
-    check(lambda x, w, b: group_norm(x, groups, w, b),
-          lambda x, w, b: F.group_norm(tensor(x), groups, None if w is None else tensor(w),
-                                       None if b is None else tensor(b)), x, w, b, values=values)
+    known = [s for s in sizes if not s.symbols & {"U0", "U1"} and s.const_value != 0]
+    groups = data.draw(st.one_of(st.integers(1, 4), st.sampled_from(known)))  # a count or a `Dim`
+    check(group_norm,
+          lambda x, g, w, b: F.group_norm(tensor(x), g, None if w is None else tensor(w),
+                                          None if b is None else tensor(b)), x, groups, w, b, values=values)
     if len(x) < 2:
         return  # torch reads dim 1 of any input here, past the end of a 0-d or 1-d one
     training = data.draw(st.booleans())
@@ -272,6 +273,13 @@ def test_examples() -> None:
     assert one_hot(shape("B", "T"), -1) == shape("B", "T", None)
     with pytest.raises(ShapeRuleError, match=r"dimension 1 of the input \(E\) does not match normalized_shape"):
         layer_norm(shape("B", "E"), [shape("D")[0]])
+    assert group_norm(shape("B", "C", "H"), shape("G")[0], shape("C")) == shape("B", "C", "H")
+    with pytest.raises(ShapeRuleError, match=r"the weight must have shape \(D,\), got \(C,\)"):
+        group_norm(shape("B", "D"), shape("G")[0], shape("C"))
+    with pytest.raises(ShapeRuleError, match=r"each group of \(1, C\) holds a single value"):
+        group_norm(shape(1, "C"), shape("C")[0])
+    with pytest.raises(ShapeRuleError, match="the input's 6 channels do not split into num_groups=4 groups"):
+        group_norm(shape("B", 6, "T"), 4)
     with pytest.raises(ShapeRuleError, match="class index per item"):
         cross_entropy(shape("N", "V"), shape("M"))
     with pytest.raises(ShapeRuleError, match="the query has D features"):
@@ -283,7 +291,7 @@ def test_examples() -> None:
 @given(data=st.data())
 def test_glu_and_distances(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
-    x = data.draw(shapes_from([*sizes, *(2 * s for s in sizes)]))
+    x = data.draw(shapes_from([*sizes, *(2 * s for s in sizes), *(2 * s + 1 for s in sizes), *(s + 1 for s in sizes)]))
     if data.draw(st.integers(0, 3)) == 0:
         x = with_variadic(data, x, values)
     dim = data.draw(st.integers(-4, 3))
@@ -293,3 +301,16 @@ def test_glu_and_distances(symbolic: bool, data: st.DataObject) -> None:
     keepdim = data.draw(st.booleans())
     check(pairwise_distance, lambda a, b, k: F.pairwise_distance(tensor(a), tensor(b), keepdim=k), x, y, keepdim,
           values=values)
+
+
+def test_glu_halves_as_chunk_does() -> None:
+    """A sum is halved as `chunk(2)` cuts it: `B + 1` gives `B//2 + 1`, torch's size at every odd `B` (where
+    `B + 1` is even), although SHAPES.md §6 reads `B//2` as saying `B` is even; `2*B + 1` is odd at every `B`."""
+    assert glu(shape("T", "2*B")) == shape("T", "B")
+    assert glu(shape("T", "B+1")) == shape("T", "B//2 + 1")
+    for b in (1, 3, 5, 7):
+        assert rule_shape(glu(shape("T", "B+1")), {"T": 2, "B": b}) == tuple(F.glu(torch.zeros(2, b + 1)).shape)
+    with pytest.raises(ShapeRuleError, match=r"glu: dimension -1 must have an even size to halve, not 2\*B \+ 1"):
+        glu(shape("T", "2*B+1"))
+    with pytest.raises(ShapeRuleError, match="not 5"):
+        glu(shape(5, "T"), 0)

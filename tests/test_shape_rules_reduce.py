@@ -18,10 +18,12 @@ from tyr.shape_rules import (
     aminmax,
     along_dim,
     argmax,
+    bucketize,
     kthvalue,
     max_along,
     multinomial,
     reduce,
+    searchsorted,
     topk,
 )
 
@@ -184,3 +186,51 @@ def test_multinomial(symbolic: bool, data: st.DataObject) -> None:
     n = data.draw(st.sampled_from([*sizes, const(0)]))
     replacement = data.draw(st.booleans())
     check(multinomial, lambda x, n, r: torch.multinomial(torch.ones(x), n, r), x, n, replacement, values=values)
+
+
+def _searchsorted(boundaries: tuple[int, ...], values: tuple[int, ...] | float, sorter: tuple[int, ...] | None) -> Any:
+    return torch.searchsorted(tensor(boundaries), values if isinstance(values, float) else tensor(values),
+                              sorter=None if sorter is None else torch.zeros(sorter, dtype=torch.long))
+
+
+@SYMBOLIC
+@settings(max_examples=examples(200), deadline=None)
+@given(data=st.data())
+def test_searchsorted_and_bucketize(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    boundaries = data.draw(shapes_from(sizes, max_rank=3))
+    rows = (*boundaries[:-1], data.draw(st.sampled_from(sizes))) if boundaries else ()
+    x = data.draw(st.one_of(st.just(rows), shapes_from(sizes, max_rank=3)))
+    sorter = data.draw(st.one_of(st.none(), st.just(boundaries), shapes_from(sizes, max_rank=3)))
+    variadic = data.draw(st.integers(0, 5))
+    if variadic == 0:
+        x = with_variadic(data, x, values)
+    elif variadic == 1:
+        boundaries = with_variadic(data, boundaries, values)
+    elif variadic == 2:  # the same dims before both last dims
+        boundaries, x = with_variadic(data, boundaries, values, at=0), with_variadic(data, x, values, at=0)
+    check(searchsorted, _searchsorted, boundaries, x, sorter, values=values)
+    check(lambda b, _, __: searchsorted(b, ()), _searchsorted, boundaries, 2.5, None, values=values)  # a Python number
+    check(bucketize, lambda v, b: torch.bucketize(tensor(v), tensor(b)), x, boundaries, values=values)
+    check(lambda b: bucketize((), b), lambda b: torch.bucketize(2.5, tensor(b)), boundaries, values=values)
+
+
+def test_searchsorted_examples() -> None:
+    batch = Variadic("Batch")
+    assert searchsorted(shape("N"), shape("B", "T")) == shape("B", "T")
+    assert searchsorted(shape("B", "N"), shape("B", "T")) == shape("B", "T")
+    assert searchsorted(shape(batch, "N"), ()) == ()
+    assert searchsorted(None, shape("T")) == shape("T")
+    assert bucketize(shape("B", "T"), shape("N")) == shape("B", "T")
+    with pytest.raises(ShapeRuleError, match=r"dimension 0 of sorted_sequence \(B\) does not match dimension 0 of values \(C\)"):
+        searchsorted(shape("B", "N"), shape("C", "T"))
+    with pytest.raises(ShapeRuleError, match="values \\(T,\\) must have the 2 dims of sorted_sequence"):
+        searchsorted(shape("B", "N"), shape("T"))
+    with pytest.raises(ShapeRuleError, match="a 0-d value needs a 1-d sorted_sequence"):
+        searchsorted(shape("B", "N"), ())
+    with pytest.raises(ShapeRuleError, match="at least 1 dim"):
+        searchsorted((), shape("T"))
+    with pytest.raises(ShapeRuleError, match="the sorter"):
+        searchsorted(shape("N"), shape("T"), shape("M"))
+    with pytest.raises(ShapeRuleError, match="the boundaries must be 1-d"):
+        bucketize(shape("T"), shape(batch, "B", "N"))

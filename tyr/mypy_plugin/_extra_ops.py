@@ -1,6 +1,6 @@
 """Hooks for ops that had none: `take`, `trace`, `inner`, `unique` / `unique_consecutive`, `resize_` /
 `resize_as_`, `cartesian_prod`, `combinations`, `block_diag`, `trapezoid` / `trapz` / `cumulative_trapezoid`,
-`F.channel_shuffle`, `F.kl_div`, `F.bilinear`.
+`F.channel_shuffle`, `F.kl_div`, `F.bilinear`, `searchsorted`, `bucketize`.
 
 `METHODS` holds the tensor-method handlers (merged into `_tensors.METHODS`), `FUNCTIONS` the handlers
 of the functions that have no method form; the rules are `tyr.shape_rules`'.
@@ -152,6 +152,18 @@ def _bilinear(call: Call) -> Type:
     return call.tensor(rules.bilinear(input1, input2, weight, bias, has_bias=has_bias))
 
 
+def _searchsorted(call: Call) -> Type:
+    """`torch.searchsorted(sorted_sequence, values, sorter=...)`: the shape of `values` (a number is 0-d)."""
+    sorter = call.tensor_arg("sorter") if _given(call, "sorter") else None
+    values = call.tensor_arg("input", "self")
+    return call.tensor(rules.searchsorted(call.tensor_arg("sorted_sequence"), values, sorter))
+
+
+def _bucketize(call: Call) -> Type:
+    """`torch.bucketize(input, boundaries)`: the shape of `input` (a number is 0-d)."""
+    return call.tensor(rules.bucketize(call.tensor_arg("input", "self"), call.tensor_arg("boundaries")))
+
+
 _VF = "torch._C._VariableFunctions."
 
 FUNCTIONS: dict[str, FunctionHandler] = {
@@ -163,5 +175,7 @@ FUNCTIONS: dict[str, FunctionHandler] = {
     _VF + "cumulative_trapezoid": _trapezoid,
     _VF + "channel_shuffle": _channel_shuffle,
     _VF + "bilinear": _bilinear,
+    _VF + "searchsorted": _searchsorted,
+    _VF + "bucketize": _bucketize,
     "torch.nn.functional.kl_div": _kl_div,
 }

@@ -556,9 +556,11 @@ def _rms_norm(call: Call) -> Type:
 
 
 def _group_norm(call: Call) -> Type:
-    groups = call.int_arg("num_groups")
-    if not isinstance(groups, int):
+    actuals = call.actuals("num_groups")
+    size = call.size_of(actuals[0]) if actuals else None
+    if size is None:
         raise NotKnown
+    groups = size if size.const_value is None else size.const_value
     return call.tensor(
         nnf.group_norm(call.tensor_arg("input"), groups, _optional(call, "weight"), _optional(call, "bias"))
     )

@@ -531,11 +531,13 @@ def _rms_norm_forward(module: Module, inputs: Sequence[Type]) -> Type:
 
 
 def _group_norm_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    """`nn.GroupNorm(G, C, affine)(x)`: `F.group_norm` with a weight of `(C,)` if affine (without one, torch
+    checks the input's channels against `G` only); `G` and `C` literal ints or `Dim`s."""
     groups = module.static(0)
-    if type(groups) is not int:
+    if not (type(groups) is int or isinstance(groups, Expr)):
         raise NotKnown
-    channels = module.size(1)
-    return module.scope.tensor_type(nnf.group_norm(_input(module, inputs), groups, (channels,)))
+    weight = (module.size(1),) if _static_or_none(module, 2) is True else None
+    return module.scope.tensor_type(nnf.group_norm(_input(module, inputs), groups, weight))
 
 
 def _batch_norm_forward(module: Module, inputs: Sequence[Type]) -> Type:
@@ -824,6 +826,14 @@ def _pixel_shuffle_forward(inverse: bool) -> Forward:
     return forward
 
 
+def _channel_shuffle_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    """`nn.ChannelShuffle(groups)(x)`: as `F.channel_shuffle`; a groups count of unknown value checks the rank only."""
+    groups = _static_or_none(module, 0)
+    if not (type(groups) is int or isinstance(groups, Expr)):
+        groups = 1
+    return module.scope.tensor_type(rules.channel_shuffle(_input(module, inputs), groups))
+
+
 def _upsample_forward(module: Module, inputs: Sequence[Type]) -> Type:
     size, scale, mode = module.static(0), module.static(1), module.static(2)
     if not isinstance(mode, str) or size is None and scale is None:
@@ -845,11 +855,27 @@ def _flag(value: object) -> bool:
     return value
 
 
+def _glu_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    dim = module.static(0)
+    if type(dim) is not int:
+        raise NotKnown
+    return module.scope.tensor_type(rules.glu(_input(module, inputs), dim))
+
+
 def _flatten_forward(module: Module, inputs: Sequence[Type]) -> Type:
     start, end = module.static(0), module.static(1)
     if type(start) is not int or type(end) is not int:
         raise NotKnown
     return module.scope.tensor_type(rules.flatten(_input(module, inputs), start, end))
+
+
+def _unflatten_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    """`nn.Unflatten(dim, sizes)(x)`: `x.unflatten(dim, sizes)`, a size of unknown value (a plain int) unknown."""
+    dim, sizes = module.static(0), get_proper_type(module.args[1])
+    if type(dim) is not int or not isinstance(sizes, TupleType):
+        raise NotKnown
+    wanted = [module.scope.size_of(s) for s in sizes.items]
+    return module.scope.tensor_type(rules.unflatten(_input(module, inputs), dim, wanted))
 
 
 _SAME_SPEC = Spec((), _same_forward)
@@ -917,7 +943,9 @@ SPECS: dict[str, Spec] = {
     _NN + "sparse.Embedding": Spec((_size("num_embeddings"), _size("embedding_dim")), _embedding_forward),
     _NN + "normalization.LayerNorm": Spec((_sizes("normalized_shape"),), _layer_norm_forward),
     _NN + "normalization.RMSNorm": Spec((_sizes("normalized_shape"),), _rms_norm_forward),
-    _NN + "normalization.GroupNorm": Spec((_static("num_groups"), _size("num_channels")), _group_norm_forward),
+    _NN + "normalization.GroupNorm": Spec(
+        (_static("num_groups"), _size("num_channels"), _static("affine", default=True)), _group_norm_forward
+    ),
     _NN + "batchnorm._BatchNorm": Spec((_size("num_features"),), _batch_norm_forward),
     _NN + "batchnorm.BatchNorm1d": Spec((_size("num_features"),), _batch_norm_forward),
     _NN + "batchnorm.BatchNorm2d": Spec((_size("num_features"),), _batch_norm_forward),
@@ -930,6 +958,8 @@ SPECS: dict[str, Spec] = {
     _NN + "conv.ConvTranspose2d": Spec((*_CONV, _static("output_padding", default=0)), _conv_transpose_forward(2)),
     _NN + "conv.ConvTranspose3d": Spec((*_CONV, _static("output_padding", default=0)), _conv_transpose_forward(3)),
     _NN + "flatten.Flatten": Spec((_static("start_dim", default=1), _static("end_dim", default=-1)), _flatten_forward),
+    _NN + "activation.GLU": Spec((_static("dim", default=-1),), _glu_forward),
+    _NN + "flatten.Unflatten": Spec((_static("dim"), _static("unflattened_size")), _unflatten_forward),
     _NN + "activation.MultiheadAttention": Spec(
         (
             _size("embed_dim"),
@@ -967,6 +997,7 @@ for _n in (1, 2):
     )
 SPECS[_NN + "pixelshuffle.PixelShuffle"] = Spec((_static("upscale_factor"),), _pixel_shuffle_forward(False))
 SPECS[_NN + "pixelshuffle.PixelUnshuffle"] = Spec((_static("downscale_factor"),), _pixel_shuffle_forward(True))
+SPECS[_NN + "channelshuffle.ChannelShuffle"] = Spec((_static("groups"),), _channel_shuffle_forward)
 _UPSAMPLE = (_static("size", default=None), _static("scale_factor", default=None))
 SPECS[_NN + "upsampling.Upsample"] = Spec((*_UPSAMPLE, _static("mode", default="nearest")), _upsample_forward)
 SPECS[_NN + "upsampling.UpsamplingNearest2d"] = Spec((*_UPSAMPLE, _static("mode", default="nearest")), _upsample_forward)

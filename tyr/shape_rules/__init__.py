@@ -138,6 +138,7 @@ from tyr.shape_rules.gather import take
 from tyr.shape_rules.integration import cumulative_trapezoid, trapezoid
 from tyr.shape_rules.matmul import bilinear, inner, trace
 from tyr.shape_rules.recurrent import recurrent
+from tyr.shape_rules.reduce import bucketize, searchsorted
 from tyr.shape_rules.reorder import channel_shuffle
 from tyr.shape_rules.selection import unique
 
@@ -301,12 +302,14 @@ __all__ = [
     # ops that had no rule before
     "bilinear",
     "block_diag",
+    "bucketize",
     "cartesian_prod",
     "channel_shuffle",
     "combinations",
     "cumulative_trapezoid",
     "inner",
     "recurrent",
+    "searchsorted",
     "take",
     "trace",
     "trapezoid",

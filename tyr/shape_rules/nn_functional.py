@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from tyr._symbolic import const
+from tyr._symbolic import Expr, const
 from tyr.shape_rules.broadcast import broadcast_shapes, broadcasts_to
 from tyr.shape_rules.core import (
     MaybeShape,
@@ -18,6 +18,7 @@ from tyr.shape_rules.core import (
     const_of,
     describe_dim,
     differ,
+    divide_size,
     locate,
     min_rank,
     never_zero,
@@ -152,22 +153,24 @@ def _channels(op: str, input: MaybeShape) -> Size:
 
 
 def group_norm(
-    input: MaybeShape, num_groups: int, weight: MaybeShape = None, bias: MaybeShape = None
+    input: MaybeShape, num_groups: int | Expr, weight: MaybeShape = None, bias: MaybeShape = None
 ) -> MaybeShape:
     """`F.group_norm(input, num_groups, weight, bias)` / `nn.GroupNorm`: the input's shape.
 
-    `input` is `(N, C, *)` with `C` divisible by `num_groups`; `weight` and `bias` are `(C,)`.
-    A group must hold more than one value (`N * C/num_groups * prod(*) != 1`).
+    `input` is `(N, C, *)` with `C` divisible by `num_groups` (checked where both are constants: a
+    symbolic count is taken as a multiple, SHAPES.md §6); `weight` and `bias` are `(C,)`.  A group
+    must hold more than one value (`N * C/num_groups * prod(*) != 1`).
     """
     channels = _channels("group_norm", input)
-    c = const_of(channels)
-    if num_groups <= 0 or c is not None and c % num_groups:
+    groups = num_groups if isinstance(num_groups, Expr) else const(num_groups)
+    c, g = const_of(channels), groups.const_value
+    if g is not None and (g <= 0 or c is not None and c % g):
         raise ShapeRuleError(
-            f"group_norm: the input's {show(channels)} channels do not split into num_groups={num_groups} groups"
+            f"group_norm: the input's {show(channels)} channels do not split into num_groups={show(groups)} groups"
         )
     if input is not None and variadic_index(input) is None and channels is not None:
         # torch (in Python) wants more than one value per group to normalise
-        per_group = numel((input[0], channels // num_groups, *input[2:]))
+        per_group = numel((input[0], channels // groups, *input[2:]))
         if const_of(per_group) == 1:
             raise ShapeRuleError(f"group_norm: each group of {show_shape(input)} holds a single value")
     if channels is not None:
@@ -392,7 +395,12 @@ def dropout(shape: MaybeShape, p: float = 0.5, op: str = "dropout") -> MaybeShap
 
 
 def glu(shape: MaybeShape, dim: int = -1) -> MaybeShape:
-    """`F.glu(input, dim)`: dim `dim` (of even size) halved; the first half gates the second."""
+    """`F.glu(input, dim)` / `nn.GLU(dim)`: dim `dim` (of even size) halved; the first half gates the second.
+
+    A size that is odd at every value of its symbols (`5`, `2*D + 1`) is an error.  Any other is
+    halved as `chunk(2)` cuts it, `(size + 1)//2` (SHAPES.md §6): `D//2` of `D`, `D//2 + 1` of
+    `D + 1`, each exact at every even size, the only sizes torch halves.
+    """
     if shape is None:
         return None
     if rank(shape) == 0:
@@ -402,9 +410,16 @@ def glu(shape: MaybeShape, dim: int = -1) -> MaybeShape:
         return None
     size = shape[pos]
     assert not isinstance(size, Variadic)
-    if (const_of(size) or 0) % 2:
+    if size is not None and _always_odd(size):
         raise ShapeRuleError(f"glu: dimension {dim} must have an even size to halve, not {show(size)}")
-    return (*shape[:pos], None if size is None else size // 2, *shape[pos + 1 :])
+    return (*shape[:pos], None if size is None else divide_size(size, 1, 2), *shape[pos + 1 :])
+
+
+def _always_odd(size: Expr) -> bool:
+    """Whether a size is odd at every value of its symbols: its constant term odd, every other
+    coefficient even (each monomial, of symbols and floor divisions, is an integer)."""
+    constant = sum(coeff for mono, coeff in size.terms if not mono)
+    return constant % 2 == 1 and all(coeff % 2 == 0 for mono, coeff in size.terms if mono)
 
 
 def cosine_similarity(a: MaybeShape, b: MaybeShape, dim: int = 1, *, op: str = "cosine_similarity") -> MaybeShape:

@@ -1,5 +1,5 @@
 """Reductions and ops along one dim: `sum`/`mean`/`std`/`var`/`norm`/`amax`/`argmax`/`max(dim)`, `aminmax`,
-`kthvalue`, `softmax`, `topk`."""
+`kthvalue`, `softmax`, `topk`, `searchsorted` / `bucketize` (a search along the last dim of sorted boundaries)."""
 
 from __future__ import annotations
 
@@ -15,15 +15,18 @@ from tyr.shape_rules.core import (
     as_size,
     const_of,
     describe_dim,
+    differ,
     dims_argument,
     locate,
     lower_bound,
     min_rank,
+    mismatch,
     never_zero,
     numel,
     rank,
     show,
     show_shape,
+    sizes,
     variadic_index,
 )
 
@@ -232,3 +235,53 @@ def multinomial(shape: MaybeShape, num_samples: SizeArg, replacement: bool = Fal
                 f"{op}: {show(n)} samples without replacement from {show(categories)} categories"
             )
     return (*shape[:-1], n)
+
+
+def searchsorted(sorted_sequence: MaybeShape, values: MaybeShape, sorter: MaybeShape = None) -> MaybeShape:
+    """`torch.searchsorted(sorted_sequence, values, sorter=...)`: an index per value, in the shape of `values`
+    (a Python number is a 0-d `values`).
+
+    A 1-d `sorted_sequence` takes `values` of any shape; one of N >= 2 dims holds a sorted row per
+    leading index, so `values` must have N dims too, the first N - 1 of the same sizes (not
+    broadcast).  A 0-d `values` needs a 1-d `sorted_sequence`; a `sorter` has the shape of
+    `sorted_sequence` exactly.
+    """
+    op = "searchsorted"
+    if sorted_sequence is None:
+        return values
+    if sorter is not None and variadic_index(sorter) is None and variadic_index(sorted_sequence) is None:
+        if len(sorter) != len(sorted_sequence) or any(map(differ, sizes(sorter), sizes(sorted_sequence))):
+            raise ShapeRuleError(
+                f"{op}: the sorter {show_shape(sorter)} must have the shape of sorted_sequence "
+                f"{show_shape(sorted_sequence)}"
+            )
+    n, least = rank(sorted_sequence), min_rank(sorted_sequence)
+    if n == 0:
+        raise ShapeRuleError(f"{op}: sorted_sequence must have at least 1 dim, got a 0-d tensor")
+    if values is None or least < 2:
+        if values is not None and rank(values) == 0 and n is not None and n != 1:
+            raise ShapeRuleError(f"{op}: a 0-d value needs a 1-d sorted_sequence, not {show_shape(sorted_sequence)}")
+        return values
+    m = rank(values)
+    if m == 0:
+        raise ShapeRuleError(f"{op}: a 0-d value needs a 1-d sorted_sequence, not {show_shape(sorted_sequence)}")
+    if (n is not None and min_rank(values) > n) or (m is not None and least > m) or (n is not None and m not in (None, n)):
+        raise ShapeRuleError(
+            f"{op}: values {show_shape(values)} must have the {n if n is not None else least} dims of "
+            f"sorted_sequence {show_shape(sorted_sequence)}"
+        )
+    if n is not None and m is not None:
+        for i, (a, b) in enumerate(zip(sizes(sorted_sequence)[:-1], sizes(values)[:-1])):
+            if differ(a, b):
+                raise mismatch(op, "sorted_sequence", str(i), a, "values", str(i), b)
+    return values
+
+
+def bucketize(input: MaybeShape, boundaries: MaybeShape) -> MaybeShape:
+    """`torch.bucketize(input, boundaries)`: a bucket index per element of `input` (a Python number is 0-d),
+    in its shape; `boundaries` must be 1-d."""
+    if boundaries is not None:
+        n = rank(boundaries)
+        if n is not None and n != 1 or min_rank(boundaries) > 1:
+            raise ShapeRuleError(f"bucketize: the boundaries must be 1-d, not {show_shape(boundaries)}")
+    return input

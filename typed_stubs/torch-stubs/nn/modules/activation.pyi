@@ -2,10 +2,10 @@
 # tyr's stub for torch/nn/modules/activation.py (torch 2.13).
 #
 # The activations keep their input's shape (the tyr mypy plugin knows them by
-# name).  `MultiheadAttention[Embed, Heads, BatchFirst, KDim, VDim, AddBiasKV,
-# AddZeroAttn]` carries the constructor arguments that shape its inputs and outputs,
-# bound by the plugin, so `attn(q, k, v)` can be checked; unlike torch's own, its
-# constructor is typed.
+# name); `GLU[Dim]` carries the dim it halves.  `MultiheadAttention[Embed, Heads,
+# BatchFirst, KDim, VDim, AddBiasKV, AddZeroAttn]` carries the constructor arguments
+# that shape its inputs and outputs, bound by the plugin, so `attn(q, k, v)` can be
+# checked; unlike torch's own, its constructor is typed.
 
 from typing import Any, Generic
 
@@ -57,6 +57,7 @@ _KDim = TypeVar("_KDim", default=Any)
 _VDim = TypeVar("_VDim", default=Any)
 _AddBiasKV = TypeVar("_AddBiasKV", default=Any)
 _AddZeroAttn = TypeVar("_AddZeroAttn", default=Any)
+_Dim = TypeVar("_Dim", default=Any)
 
 class Threshold(Module):
     __constants__: list[str]
@@ -158,7 +159,7 @@ class SELU(Module):
     def forward(self, input: Tensor) -> Tensor: ...
     def extra_repr(self) -> str: ...
 
-class GLU(Module):
+class GLU(Module, Generic[_Dim]):
     __constants__: list[str]
     dim: int
     def __init__(self, dim: int = -1) -> None: ...

@@ -1,8 +1,10 @@
 # mypy: allow-untyped-defs, allow-incomplete-defs
-# tyr's stub for torch/nn/modules/flatten.py (torch 2.13): `Flatten[StartDim, EndDim]` carries its dims.
+# tyr's stub for torch/nn/modules/flatten.py (torch 2.13): `Flatten[StartDim, EndDim]` carries its dims,
+# `Unflatten[Dim, Sizes]` its dim and its sizes (a tuple type: `tuple[Literal[3], Literal[-1]]`).
 #
 # The tyr mypy plugin binds them from `nn.Flatten(start_dim, end_dim)` (as literal
-# ints) and routes `flatten(x)` to the `flatten` shape rule.
+# ints) and `nn.Unflatten(dim, unflattened_size)`, and routes `flatten(x)` to the
+# `flatten` shape rule, `unflatten(x)` to `unflatten`.
 
 from typing import Any, Generic
 
@@ -17,6 +19,8 @@ __all__ = ["Flatten", "Unflatten"]
 
 _Start = TypeVar("_Start", default=Any)
 _End = TypeVar("_End", default=Any)
+_Dim = TypeVar("_Dim", default=Any)
+_Sizes = TypeVar("_Sizes", default=Any)
 
 class Flatten(Module, Generic[_Start, _End]):
     __constants__: list[str]
@@ -26,7 +30,7 @@ class Flatten(Module, Generic[_Start, _End]):
     def forward(self, input: Tensor) -> Tensor: ...
     def extra_repr(self) -> str: ...
 
-class Unflatten(Module):
+class Unflatten(Module, Generic[_Dim, _Sizes]):
     __constants__: list[str]
     dim: int
     unflattened_size: _size

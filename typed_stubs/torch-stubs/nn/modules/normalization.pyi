@@ -2,8 +2,9 @@
 # tyr's stub for torch/nn/modules/normalization.py (torch 2.13): the norms are generic in their sizes.
 #
 # `LayerNorm[*Normalized]` and `RMSNorm[*Normalized]` carry `normalized_shape`;
-# `GroupNorm[Groups, Channels]` its group and channel counts.  The tyr mypy plugin
-# binds them from the constructor's arguments and checks inputs against them.
+# `GroupNorm[Groups, Channels, Affine]` its group and channel counts, and whether it has a
+# weight (without one, torch checks no channel count against the input).  The tyr mypy
+# plugin binds them from the constructor's arguments and checks inputs against them.
 # `normalized_shape` takes an int or any sequence of ints.  It is typed `Any`: torch's own
 # `_shape_t` is no alias mypy can read (it sees `Any`), so code that passes an `int | None` or a
 # module's attribute type-checks without tyr and must with it; the plugin reads the value itself.
@@ -22,6 +23,7 @@ __all__ = ["LocalResponseNorm", "CrossMapLRN2d", "LayerNorm", "GroupNorm", "RMSN
 _Normalized = TypeVarTuple("_Normalized", default=Unpack[tuple[Any, ...]])
 _Groups = TypeVar("_Groups", default=Any)
 _Channels = TypeVar("_Channels", default=Any)
+_Affine = TypeVar("_Affine", default=Any)
 
 class LocalResponseNorm(Module):
     __constants__: list[str]
@@ -64,7 +66,7 @@ class LayerNorm(Module, Generic[Unpack[_Normalized]]):
     def forward(self, input: Tensor) -> Tensor: ...
     def extra_repr(self) -> str: ...
 
-class GroupNorm(Module, Generic[_Groups, _Channels]):
+class GroupNorm(Module, Generic[_Groups, _Channels, _Affine]):
     __constants__: list[str]
     num_groups: int
     num_channels: int
