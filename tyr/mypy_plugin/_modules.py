@@ -70,10 +70,13 @@ class Param:
     kind: str  # "size": a size; "sizes": an int or sequence of sizes (a TypeVarTuple); "static": a constant
     default: object = MISSING
     same_as: int | None = None  # a size that defaults to an earlier one (kdim to embed_dim)
+    # arguments that, all given a literal False, leave the size unchecked by torch (unknown here):
+    # a `BatchNorm2d(16, affine=False, track_running_stats=False)` has no weight and no running stats
+    unused_without: tuple[str, ...] = ()
 
 
-def _size(*names: str, same_as: int | None = None) -> Param:
-    return Param(names, "size", same_as=same_as)
+def _size(*names: str, same_as: int | None = None, unused_without: tuple[str, ...] = ()) -> Param:
+    return Param(names, "size", same_as=same_as, unused_without=unused_without)
 
 
 def _sizes(*names: str) -> Param:
@@ -211,7 +214,9 @@ def constructor_hook(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Typ
             args.extend(_constructor_sizes(call, param))
         elif param.kind == "size":
             actuals = call.actuals(*param.names)
-            if (not actuals or call.is_none(actuals[0])) and param.same_as is not None:
+            if param.unused_without and all(_literally_false(call, name) for name in param.unused_without):
+                args.append(UNKNOWN)
+            elif (not actuals or call.is_none(actuals[0])) and param.same_as is not None:
                 args.append(args[param.same_as])
             else:
                 args.append(scope.size_type(call.size_of(actuals[0])) if actuals else UNKNOWN)
@@ -220,6 +225,11 @@ def constructor_hook(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Typ
     if len(args) != len(default.args) and not default.type.has_type_var_tuple_type:
         return ctx.default_return_type
     return default.copy_modified(args=args)
+
+
+def _literally_false(call: Call, name: str) -> bool:
+    actuals = call.actuals(name)
+    return bool(actuals) and _static_value(_argument_type(call, actuals[0]), call.scope) is False
 
 
 def _constructor_sizes(call: Call, param: Param) -> list[Type]:
@@ -549,6 +559,7 @@ def _batch_norm_forward(module: Module, inputs: Sequence[Type]) -> Type:
     return module.scope.tensor_type(nnf.batch_norm(_input(module, inputs), (channels,)))
 
 
+_BATCH_NORM_FEATURES = _size("num_features", unused_without=("affine", "track_running_stats"))
 _BATCH_NORM_RANKS = {f"{_NN}batchnorm.BatchNorm{n}d": n for n in (1, 2, 3)}
 
 
@@ -946,11 +957,11 @@ SPECS: dict[str, Spec] = {
     _NN + "normalization.GroupNorm": Spec(
         (_static("num_groups"), _size("num_channels"), _static("affine", default=True)), _group_norm_forward
     ),
-    _NN + "batchnorm._BatchNorm": Spec((_size("num_features"),), _batch_norm_forward),
-    _NN + "batchnorm.BatchNorm1d": Spec((_size("num_features"),), _batch_norm_forward),
-    _NN + "batchnorm.BatchNorm2d": Spec((_size("num_features"),), _batch_norm_forward),
-    _NN + "batchnorm.BatchNorm3d": Spec((_size("num_features"),), _batch_norm_forward),
-    _NN + "batchnorm.SyncBatchNorm": Spec((_size("num_features"),), _batch_norm_forward),
+    _NN + "batchnorm._BatchNorm": Spec((_BATCH_NORM_FEATURES,), _batch_norm_forward),
+    _NN + "batchnorm.BatchNorm1d": Spec((_BATCH_NORM_FEATURES,), _batch_norm_forward),
+    _NN + "batchnorm.BatchNorm2d": Spec((_BATCH_NORM_FEATURES,), _batch_norm_forward),
+    _NN + "batchnorm.BatchNorm3d": Spec((_BATCH_NORM_FEATURES,), _batch_norm_forward),
+    _NN + "batchnorm.SyncBatchNorm": Spec((_BATCH_NORM_FEATURES,), _batch_norm_forward),
     _NN + "conv.Conv1d": Spec(_CONV, _conv_forward(1)),
     _NN + "conv.Conv2d": Spec(_CONV, _conv_forward(2)),
     _NN + "conv.Conv3d": Spec(_CONV, _conv_forward(3)),
