@@ -6,7 +6,7 @@ from typing import TypeVar, reveal_type
 import torch
 import torch.nn.functional as F
 
-from tyr import Tensor
+from tyr import Dim, Tensor
 
 B = TypeVar("B")
 L = TypeVar("L")
@@ -33,3 +33,19 @@ def concrete() -> int:
     k = y.size(1)
     k = k * 2
     return k
+
+
+def widths_doubled_in_a_loop(x: Tensor[B, L], width: Dim[L]) -> None:
+    """`n = width` (no hook: declared `Dim[L]`), then `n = n * 2` in a loop: no error, and after the
+    loop `n` is an `int` (it may be `L` or `8*L`), never `L` again."""
+    n = width
+    for _ in range(3):
+        n = n * 2
+    reveal_type(n)  # N: Revealed type is "int"
+    reveal_type(torch.zeros(n))  # N: Revealed type is "torch._tensor.Tensor[Any]"
+    m = width
+    m *= 2
+    k = width
+    if x.shape[0] > 2:
+        k = 2 * width
+    reveal_type(torch.zeros(k))  # N: Revealed type is "torch._tensor.Tensor[Any]"

@@ -350,7 +350,7 @@ class TyrPlugin(Plugin):
         if fullname == _dims.FLOAT_POWER:
             return _guarded(_dims.float_power_hook, _returned, lookup=self.lookup_info)
         if owner in (_names.INT, _names.DIM) and method in _dims.OPERATORS:
-            return _guarded(_dims.arithmetic_hook, _returned, method=method, lookup=self.lookup_info)
+            return self._settled(_guarded(_dims.arithmetic_hook, _returned, method=method, lookup=self.lookup_info))
         mutation = _plain.mutation_kind(self.lookup_info(owner) if " " not in owner else None, method, fullname)
         if mutation is not None:
             return _guarded(_plain.mutation_hook, _returned, kind=mutation, method=method, lookup=self.lookup_info)

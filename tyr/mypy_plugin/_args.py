@@ -46,6 +46,7 @@ from mypy.types import (
     ProperType,
     TupleType,
     Type,
+    UnionType,
     get_proper_type,
 )
 
@@ -466,8 +467,14 @@ def _is_starred(expr: Expression) -> bool:
 
 
 def is_int_like(t: Type) -> bool:
+    """An int of any value: `int`, a literal, a `Dim`, or a union of them (`n` after `n = n * 2` in a loop)."""
     p = get_proper_type(t)
-    return isinstance(p, Instance) and p.type.fullname in (_names.INT, "torch.SymInt") or isinstance(p, LiteralType)
+    if isinstance(p, UnionType):
+        return bool(p.items) and all(is_int_like(item) for item in p.items)
+    return (
+        isinstance(p, Instance) and p.type.fullname in (_names.INT, "torch.SymInt", _names.DIM)
+        or isinstance(p, LiteralType)
+    )
 
 
 def _is_tensor(t: ProperType) -> bool:

@@ -124,6 +124,7 @@ class _Body:
         self.loops: dict[int, Target] = {}  # the id of a `for` loop's iterable: the loop's index
         # the id of a call inside a value whose `Any` makes the value `Any` (`untyped(v) @ m`): the target
         self.spines: dict[int, Target] = {}
+        self.in_place: dict[int, NameExpr] = {}  # the id of an augmented assignment's name: that name
         self.indexes: set[int] = set()  # the ids of the names a `for` loop assigns
         statements = owner.body.body if isinstance(owner, FuncItem) else owner.defs
         jumping = jumps_after(statements)
@@ -134,6 +135,9 @@ class _Body:
                     self.jumping |= {id(name) for name in _names_in(stmt.lvalues[0])}
             elif isinstance(stmt, OperatorAssignmentStmt):
                 self._count(stmt.lvalue, self.augmented)
+                if isinstance(stmt.lvalue, NameExpr):
+                    # `n *= 2` of an `int`: mypy types `n * 2` (an `OpExpr` it makes, on `stmt.lvalue`) and assigns it
+                    self.in_place[id(stmt.lvalue)] = stmt.lvalue
             elif isinstance(stmt, ForStmt) and stmt.index_type is None and _unpacks(stmt.index):
                 assert isinstance(stmt.index, (NameExpr, TupleExpr, ListExpr))
                 self.loops[id(stmt.expr)] = stmt.index
@@ -279,6 +283,8 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
         return result
     body = assignments.body(ctx.api)
     target = body.targets.get(id(ctx.context))
+    if target is None and isinstance(ctx.context, OpExpr):
+        target = body.in_place.get(id(ctx.context.left))
     if target is None:
         spine = body.spines.get(id(ctx.context))
         if spine is not None and isinstance(get_proper_type(result), AnyType):
@@ -698,7 +704,19 @@ def _size_declared(api: TypeChecker, body: _Body, target: NameExpr, var: Var, va
     """A size (`Literal[4]`, `Dim[B]`) first assigned to a local that is assigned again: declared an
     `int`, as torch's types declare it, and read as the size.  Declared as the size itself, the
     name would refuse the ints it is given next (`t = t + pad`, `h += 1`)."""
-    if not target.is_inferred_def or body.assigned.get(id(var), 0) + body.augmented.get(id(var), 0) < 2:
+    if not target.is_inferred_def:
+        declared = get_proper_type(var.type) if var.type is not None else None
+        if declared is None or not _is_size(declared) or is_subtype(value, declared):
+            return value
+        if not var.is_inferred or var.is_argument:
+            return value  # the user's own `Dim[D]`: mypy's check stands
+        # First assigned where no hook ran (`n = d`), then another size (`n = n * 2`): declared an `int`
+        # from here on, and the paths that skip this hold an `int`, not the first size.  mypy holds this
+        # value to the old declaration: given as `Any`, the name is unknown until assigned again.
+        _join_paths(api, body, target, api.named_type(_names.INT))
+        _declare(api, target, var, api.named_type(_names.INT))
+        return AnyType(TypeOfAny.special_form)
+    if body.assigned.get(id(var), 0) + body.augmented.get(id(var), 0) < 2:
         return value
     api.binder.put(target, value)
     return api.named_type(_names.INT)
@@ -813,6 +831,8 @@ def _forgotten(api: TypeChecker, current: Type, declared: ProperType | None) -> 
         return declared
     if all(_is_tensor(m) or isinstance(get_proper_type(m), NoneType) for m in _members(declared)):
         return AnyType(TypeOfAny.special_form)
+    if all(_is_size(get_proper_type(m)) for m in _members(declared)):
+        return api.named_type(_names.INT)  # a size: torch's `int`
     return UnionType.make_union(
         [_unknown_rank(api, t) if isinstance(t, Instance) and _is_tensor(t) else t for t in map(get_proper_type, _members(current))]
     )
