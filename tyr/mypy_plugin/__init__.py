@@ -337,6 +337,8 @@ class TyrPlugin(Plugin):
         if method == "__next__":  # `for t in ts`: the item rebinds the loop's index
             return _guarded(_rebinding.settle_iteration, _returned, assignments=self._assignments)
         call = self._module_call(owner) if method == "__call__" and self._is_module_class(owner) else "own"
+        if method == "forward" and self._is_module_class(owner) and self._module_call(owner) == "rule":
+            call = "rule"  # `self.proj.forward(x)`: a torch module's rule, as for `self.proj(x)`
         if call != "own":
             if call is None:
                 return self._settled(_returned)  # torch's `Any`: `x = layer(x)` rebinds `x` to an unknown shape
