@@ -95,7 +95,7 @@ from tyr.mypy_plugin import _errors, _names
 from tyr.mypy_plugin._args import literal_int
 from tyr.mypy_plugin._jaxtyping_imports import imports_shapes
 from tyr.mypy_plugin._partials import forget_inferred
-from tyr.mypy_plugin._statements import jumps_after, walk
+from tyr.mypy_plugin._statements import jumps_after, unconditional, walk
 from tyr.mypy_plugin._types import mentions_shapes, shape_class
 
 Target = Union[NameExpr, TupleExpr, ListExpr]
@@ -126,13 +126,19 @@ class _Body:
         self.spines: dict[int, Target] = {}
         self.in_place: dict[int, NameExpr] = {}  # the id of an augmented assignment's name: that name
         self.indexes: set[int] = set()  # the ids of the names a `for` loop assigns
+        # the ids of those of them where other paths go on (in a branch or a loop): what the name is
+        # declared there is what the paths that skip the block read
+        self.jumping_aside: set[int] = set()
         statements = owner.body.body if isinstance(owner, FuncItem) else owner.defs
         jumping = jumps_after(statements)
+        aside = jumping - {id(stmt) for stmt in unconditional(statements)}
         for stmt in walk(statements):
             if isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1 and stmt.type is None:
                 self._pair(stmt.lvalues[0], stmt.rvalue)
                 if id(stmt) in jumping:
                     self.jumping |= {id(name) for name in _names_in(stmt.lvalues[0])}
+                if id(stmt) in aside:
+                    self.jumping_aside |= {id(name) for name in _names_in(stmt.lvalues[0])}
             elif isinstance(stmt, OperatorAssignmentStmt):
                 self._count(stmt.lvalue, self.augmented)
                 if isinstance(stmt.lvalue, NameExpr):
@@ -586,7 +592,10 @@ def _settle(api: TypeChecker, body: _Body, target: Target, result: Type, *, join
     # Where the value is a proper subtype of the rewritten type, mypy does not widen that by
     # the value and checks the assignment against the name's type before the rewrite: rewrite
     # only where that check holds.
-    if loose is not None and (
+    # An assignment in a branch that then jumps (`if c: y = y.reshape(-1); return f(y)`) leaves the
+    # declaration alone: the paths that go on read it (a parameter's has no other value), and they
+    # never see this value.
+    if loose is not None and id(target) not in body.jumping_aside and (
         not is_proper_subtype(result, loose)
         or var.type is not None and is_subtype(result, api.expr_checker.narrow_type_from_binder(target, var.type))
     ):

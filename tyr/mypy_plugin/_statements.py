@@ -50,6 +50,15 @@ def jumps_after(statements: list[Statement]) -> set[int]:
     return found
 
 
+def unconditional(statements: list[Statement]) -> Iterator[Statement]:
+    """The statements a body runs whenever it runs on: its own, and those of the `with` blocks among
+    them (not of a branch, a loop or a `try`)."""
+    for stmt in statements:
+        yield stmt
+        if isinstance(stmt, WithStmt):
+            yield from unconditional(stmt.body.body)
+
+
 def _inner_blocks(stmt: Statement) -> list[Block]:
     if isinstance(stmt, Block):
         return [stmt]

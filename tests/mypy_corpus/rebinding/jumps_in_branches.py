@@ -4,6 +4,8 @@ union with the new one."""
 
 from typing import TypeVar, reveal_type
 
+import torch
+
 from tyr import Tensor
 
 B = TypeVar("B")
@@ -48,3 +50,16 @@ def still_checked_after_the_branch(x: Tensor[B, S, D], flag: bool) -> Tensor[B, 
         reveal_type(z)  # N: Revealed type is "Any"
         return y[:, : x.shape[2]]
     return y
+
+
+def parameter_rebound_then_returned(logits: torch.Tensor | list[torch.Tensor], targets: torch.Tensor) -> torch.Tensor:
+    """A parameter without shape rebound in a branch that returns (litgpt's `chunked_cross_entropy`):
+    its declaration stays what the other paths read, of unknown shape, not the branch's 1-d."""
+    if isinstance(logits, list):
+        if len(logits) == 1:
+            targets = targets.reshape(-1)
+            return torch.nn.functional.cross_entropy(logits[0], targets)
+        reveal_type(targets)  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]]"
+        first: torch.Tensor = targets.split(logits[0].size(1), dim=1)[0]
+        return first
+    return logits
