@@ -9,11 +9,12 @@ reuses the method's handler with its first argument as the receiver (`_tensors.r
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Literal
 
 from mypy.nodes import ARG_POS, Expression, FloatExpr, IntExpr, ListExpr, NameExpr, TupleExpr, UnaryExpr
 from mypy.plugin import FunctionContext
-from mypy.types import TupleType, Type, get_proper_type
+from mypy.types import NoneType, TupleType, Type, UnionType, get_proper_type
 
 from tyr import shape_rules as rules
 from tyr.mypy_plugin import _extra_ops, _fft, _linalg, _more_ops, _tensors
@@ -502,11 +503,28 @@ def _complex_view(call: Call) -> Type:
 
 
 def _optional(call: Call, *names: str) -> MaybeShape:
-    """The shape of an optional tensor argument; None when it is not given (or None)."""
+    """The shape of an optional tensor argument; None when it is not given (or None).  An argument
+    that may be None (`Tensor[B, S] | None`, after `mask = None; if c: mask = ...`) is read as its
+    tensor: what torch checks whenever it is given."""
     actuals = call.actuals(*names)
     if not actuals or call.is_none(actuals[0]):
         return None
-    return call.shape_of(actuals[0])
+    tensor = _unless_none(actuals[0].type)
+    return call.shape_of(actuals[0] if tensor is None else replace(actuals[0], type=tensor))
+
+
+def _unless_none(t: Type | None) -> Type | None:
+    """The one other member of a union with `None`; None for any other type."""
+    p = get_proper_type(t) if t is not None else None
+    if not isinstance(p, UnionType):
+        return None
+    others = [m for m in p.items if not isinstance(get_proper_type(m), NoneType)]
+    return others[0] if len(others) == 1 and len(others) < len(p.items) else None
+
+
+def _may_be_none(call: Call, *names: str) -> bool:
+    actuals = call.actuals(*names)
+    return bool(actuals) and _unless_none(actuals[0].type) is not None
 
 
 def _given(call: Call, *names: str) -> bool:
@@ -607,6 +625,8 @@ def _attention(call: Call) -> Type:
     q, k, v = call.tensor_arg("query"), call.tensor_arg("key"), call.tensor_arg("value")
     mask, has_mask = _optional(call, "attn_mask"), _given(call, "attn_mask")
     causal = call.bool_arg("is_causal", default=False)
+    if causal and _may_be_none(call, "attn_mask"):  # torch refuses the two together only where the mask is given
+        mask, has_mask = None, False
     try:
         gqa = call.bool_arg("enable_gqa", default=False)
     except NotKnown:  # `enable_gqa=h != kv`: the shape that every value torch accepts gives, if they agree
