@@ -680,7 +680,7 @@ def _conv_forward(n: int) -> Forward:
         if isinstance(groups, tuple):
             raise NotKnown
         per_group = in_channels // groups if in_channels is not None else None
-        padding = module.static(4)
+        padding = _static_or_none(module, 4)  # a plain int: unknown, like the kernel below
         try:
             kernel = module.sizes_per_dim(2, n)
             mode = _padding_mode(padding)

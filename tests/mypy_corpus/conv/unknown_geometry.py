@@ -39,3 +39,10 @@ def functional(x: Tensor[B, 3, H, W], w: Tensor[8, 3, 3, 3], s: int) -> None:
     reveal_type(F.conv2d(x, w, stride=s))  # N: Revealed type is "torch._tensor.Tensor[B, Literal[8], Any, Any]"
     reveal_type(F.conv2d(x, w, padding=s))  # N: Revealed type is "torch._tensor.Tensor[B, Literal[8], Any, Any]"
     F.conv2d(torch.zeros(2, 4, 8, 8), w, stride=s)  # E: conv2d: the input has 4 channels
+
+
+def depthwise_with_config_padding(x: Tensor[B, C, H], width: Dim[C], k: int) -> None:
+    """A padding computed from a plain int (`(k - 1) // 2`) is unknown too: the channels are still checked."""
+    conv = nn.Conv1d(width, width, kernel_size=k, padding=(k - 1) // 2, groups=width)
+    reveal_type(conv(x))  # N: Revealed type is "torch._tensor.Tensor[B, C, Any]"
+    conv(torch.zeros(2, 6, 10))  # E: conv1d: the input has 6 channels (dim 1 of (2, 6, 10)) but the weight (C, 1, ?) with groups=C expects C (in Conv1d[C, C, ?, 1, ?, 1, C])
