@@ -393,7 +393,9 @@ def module_list_hook(ctx: FunctionContext, lookup: Lookup, shaped_call: Callable
     result = get_proper_type(ctx.default_return_type)
     if not (isinstance(result, Instance) and len(result.args) == 1):
         return ctx.default_return_type
-    joined = _joined_items(ctx, Scope(lookup))
+    scope = Scope(lookup)
+    module = scope.instance(_names.MODULE)
+    joined = _joined_items(ctx, scope)
     if joined is not None:  # `[nn.Linear(16, 32), nn.Linear(32, 8)]`: `Linear[Any, Any]`, not mypy's `Module`
         result = result.copy_modified(args=[joined])
     element = get_proper_type(result.args[0])
@@ -401,7 +403,6 @@ def module_list_hook(ctx: FunctionContext, lookup: Lookup, shaped_call: Callable
         # a container to unpack (`for attn, ff in layers`), which torch's stubs refuse already (its
         # elements are `Module`s): where its own elements say no more than that, they are `Any`,
         # so that the refusal does not turn into later errors (`layer.step(x)` in `for layer in block`)
-        module = Scope(lookup).instance(_names.MODULE)
         if element.args and all(get_proper_type(a) == module for a in element.args):
             return result.copy_modified(args=[element.copy_modified(args=[_ANY for _ in element.args])])
         return result
@@ -412,7 +413,7 @@ def module_list_hook(ctx: FunctionContext, lookup: Lookup, shaped_call: Callable
         # containers, which a `Module` element would refuse; torch's stubs refuse the outer list's
         # unpacking already, so an element that says less must not turn that into later errors
         return result.copy_modified(args=[_ANY])
-    return result.copy_modified(args=[Scope(lookup).instance(_names.MODULE)])
+    return result.copy_modified(args=[module])
 
 
 def _is_container(t: ProperType) -> bool:

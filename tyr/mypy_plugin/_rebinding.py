@@ -124,7 +124,7 @@ class _Body:
         self.loops: dict[int, Target] = {}  # the id of a `for` loop's iterable: the loop's index
         # the id of a call inside a value whose `Any` makes the value `Any` (`untyped(v) @ m`): the target
         self.spines: dict[int, Target] = {}
-        self.in_place: dict[int, NameExpr] = {}  # the id of an augmented assignment's name: that name
+        self.in_place: set[int] = set()  # the ids of the names augmented assignments assign (`n *= 2`)
         self.indexes: set[int] = set()  # the ids of the names a `for` loop assigns
         # the ids of those of them where other paths go on (in a branch or a loop): what the name is
         # declared there is what the paths that skip the block read
@@ -143,7 +143,7 @@ class _Body:
                 self._count(stmt.lvalue, self.augmented)
                 if isinstance(stmt.lvalue, NameExpr):
                     # `n *= 2` of an `int`: mypy types `n * 2` (an `OpExpr` it makes, on `stmt.lvalue`) and assigns it
-                    self.in_place[id(stmt.lvalue)] = stmt.lvalue
+                    self.in_place.add(id(stmt.lvalue))
             elif isinstance(stmt, ForStmt) and stmt.index_type is None and _unpacks(stmt.index):
                 assert isinstance(stmt.index, (NameExpr, TupleExpr, ListExpr))
                 self.loops[id(stmt.expr)] = stmt.index
@@ -289,8 +289,9 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
         return result
     body = assignments.body(ctx.api)
     target = body.targets.get(id(ctx.context))
-    if target is None and isinstance(ctx.context, OpExpr):
-        target = body.in_place.get(id(ctx.context.left))
+    if target is None and isinstance(ctx.context, OpExpr) and id(ctx.context.left) in body.in_place:
+        assert isinstance(ctx.context.left, NameExpr)
+        target = ctx.context.left
     if target is None:
         spine = body.spines.get(id(ctx.context))
         if spine is not None and isinstance(get_proper_type(result), AnyType):
