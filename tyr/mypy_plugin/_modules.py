@@ -229,7 +229,12 @@ def constructor_hook(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Typ
 
 def _literally_false(call: Call, name: str) -> bool:
     actuals = call.actuals(name)
-    return bool(actuals) and _static_value(_argument_type(call, actuals[0]), call.scope) is False
+    if not actuals:
+        return False
+    try:
+        return _static_value(_argument_type(call, actuals[0]), call.scope) is False
+    except NotKnown:  # a flag from a variable or `**kwargs`: it may be true
+        return False
 
 
 def _constructor_sizes(call: Call, param: Param) -> list[Type]:
