@@ -88,6 +88,7 @@ from tyr.mypy_plugin import (
     _renaming,
     _tensors,
 )
+from tyr.mypy_plugin._args import NotKnown
 from tyr.mypy_plugin._statements import self_assignments
 from tyr.mypy_plugin._types import mentions_shapes
 
@@ -625,6 +626,8 @@ def _guarded(hook: Callable[..., _Result], fallback: Callable[[Any], _Result], *
     def run(ctx: Any) -> _Result:
         try:
             result = hook(ctx, **bound)
+        except NotKnown:  # a value a rule needed is not known statically, whichever rule forgot to say so: unknown
+            return fallback(ctx)
         except Exception as err:
             _internal_error(ctx, err)
             return fallback(ctx)
