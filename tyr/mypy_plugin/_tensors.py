@@ -508,9 +508,19 @@ def _reduction(nonempty: bool = False, all_by_default: bool = True) -> Handler:
             return call.default
         dim = call.dims_arg("dim", "axis", default=None)
         keepdim = call.bool_arg("keepdim", default=False)
-        return call.tensor(rules.reduce(shape, dim, keepdim, op=call.op, nonempty=nonempty))  # type: ignore[arg-type]
+        op = _norm_kind(call) if call.op == "norm" else call.op
+        return call.tensor(rules.reduce(shape, dim, keepdim, op=op, nonempty=nonempty))  # type: ignore[arg-type]
 
     return handler
+
+
+def _norm_kind(call: Call) -> str:
+    """`norm` is the Frobenius (matrix) norm for `p="fro"` or no `p`, at most 2 dims; a numeric `p`, or
+    one not known statically, may be a vector norm over any dims."""
+    actuals = call.actuals("p")
+    if not actuals or call.is_none(actuals[0]) or call.str_of(actuals[0]) in ("fro", "nuc"):
+        return "norm"
+    return "vector_norm"
 
 
 def _max_min(call: Call, shape: MaybeShape) -> Type:

@@ -94,7 +94,7 @@ def reduce(
     if dims == () and not empty_dim_reduces_all:
         return shape
     if op == "norm" and dims is not None and len(dims) > 2:
-        raise ShapeRuleError(f"{op}: the Frobenius norm takes at most 2 dims, got {dims}; use a numeric p")
+        raise ShapeRuleError(f"{op}: a matrix norm (p='fro' or 'nuc') takes at most 2 dims, got {dims}; use a numeric p")
     if dims == () and op == "logsumexp" and not keepdim and shape and never_zero(numel(shape)):
         # torch reduces everything, then fails to write the 0-d result
         raise ShapeRuleError(f"{op}: dim=() fails for the non-empty {show_shape(shape)} unless keepdim=True")
