@@ -285,10 +285,14 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
     forget_inferred(ctx.api)
     if isinstance(ctx, MethodContext):
         _reshaped_in_place(ctx, ctx.api, result)
-    if not _rebinds(result) or _one_member_of_union(ctx):
+    if not _rebinds(result):
         return result
     body = assignments.body(ctx.api)
     target = body.targets.get(id(ctx.context))
+    if isinstance(target, NameExpr):
+        _settle_loop_carried(ctx.api, target)
+    if _one_member_of_union(ctx):
+        return result
     if target is None and isinstance(ctx.context, OpExpr) and id(ctx.context.left) in body.in_place:
         assert isinstance(ctx.context.left, NameExpr)
         target = ctx.context.left
@@ -459,6 +463,38 @@ def hold_on_skipped_paths(api: TypeChecker, key: Key, held: Type) -> None:
         current = frame.types.get(key)
         if current is not None:
             frame.types[key] = CurrentType(held, current.from_assignment)
+
+
+def _settle_loop_carried(api: TypeChecker, target: NameExpr) -> None:
+    """A name rebound in a loop's body to a tensor of another shape than it had before the loop
+    (`v = v.unsqueeze(0)`, `x = torch.cat([x, y], -1)`): mypy checks the body again with the name as
+    the union of what each pass left (`Tensor[H, B] | Tensor[1, H, B] | ...`), up to a few passes.
+    The checker cannot know how many times the loop runs, so the name there, and after the loop,
+    has the shape they share (`_shared`): a union would fail a check (`return v`) on a member that
+    is not the value, or be a stale shape.  (`_join_paths` writes that into the paths that skip
+    the loop; this is the path that goes round it.)"""
+    if not api.binder.continue_frames:
+        return
+    key = literal_hash(target)
+    if key is None:
+        return
+    loop = api.binder.frames[api.binder.continue_frames[-1]]  # where the passes meet
+    current = loop.types.get(key)
+    if current is None:
+        return
+    members = _members(current.type)
+    if len(members) < 2 or not all(_is_tensor(m) for m in members):
+        return
+    shared = members[0]
+    for member in members[1:]:
+        shared = _shared(shared, member, api)
+    loop.types[key] = CurrentType(shared, current.from_assignment)
+    var = target.node
+    if api.options.allow_redefinition and isinstance(var, Var):
+        # the name's declared type, widened by each pass, would narrow back to the union on a read
+        loose = _loosened(api, var, shared)
+        if loose is not None:
+            _declare(api, target, var, loose)
 
 
 def _one_member_of_union(ctx: FunctionContext | MethodContext | AttributeContext) -> bool:

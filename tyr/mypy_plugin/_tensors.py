@@ -12,7 +12,21 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mypy.checker import TypeChecker
-from mypy.nodes import ARG_POS, EllipsisExpr, Expression, ListExpr, NameExpr, SliceExpr, StarExpr, TupleExpr, Var
+from mypy.nodes import (
+    ARG_POS,
+    CallExpr,
+    EllipsisExpr,
+    Expression,
+    IndexExpr,
+    ListExpr,
+    MemberExpr,
+    NameExpr,
+    OpExpr,
+    SliceExpr,
+    StarExpr,
+    TupleExpr,
+    Var,
+)
 from mypy.plugin import AttributeContext, MethodContext
 from mypy.types import (
     AnyType,
@@ -48,11 +62,36 @@ def method_hook(ctx: MethodContext, method: str, lookup: Lookup) -> Type:
         return ctx.default_return_type
     scope = Scope(lookup)
     try:
-        shape = scope.tensor_shape(ctx.type)
+        shape = scope.tensor_shape(_receiver_type(ctx))
     except NotATensor:
         return ctx.default_return_type
     call = Call(ctx, scope, _op_name(method))
     return call.result(lambda: handler(call, shape), method)
+
+
+def _receiver_type(ctx: MethodContext) -> Type:
+    """The type of the tensor a method is called on.  mypy calls the method of each member of a union
+    (`x` after `if c: x = x.reshape(-1)`, or rebound in a loop) with that member as the receiver; the
+    value may be any of them, so the receiver has the shape they share, as a union argument has
+    (`Scope.tensor_shape`): never an error, nor a result, that holds for one member only."""
+    if not isinstance(ctx.api, TypeChecker):
+        return ctx.type
+    call = ctx.context
+    if isinstance(call, CallExpr) and isinstance(call.callee, MemberExpr):
+        receivers: list[Expression] = [call.callee.expr]
+    elif isinstance(call, OpExpr):
+        receivers = [call.left, call.right]
+    elif isinstance(call, IndexExpr):
+        receivers = [call.base]
+    else:
+        return ctx.type
+    member = get_proper_type(ctx.type)
+    for receiver in receivers:
+        whole = get_proper_type(ctx.api.lookup_type_or_none(receiver))
+        if isinstance(whole, UnionType) and any(get_proper_type(item) == member for item in whole.items):
+            if all(isinstance(p := get_proper_type(item), Instance) and p.type.has_base(_names.TENSOR) for item in whole.items):
+                return whole
+    return ctx.type
 
 
 def receiver_first(method: str, names: tuple[str, ...] = ("input", "self", "tensor")) -> Callable[[Call], Type]:
