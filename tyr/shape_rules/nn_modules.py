@@ -168,10 +168,12 @@ def multihead_attention(
     if not need_weights:
         _check_empty_mask_view(op, batched, batch, keys, num_heads, mask, kpm, is_causal)
 
+    # torch takes only a query of embed_dim features: an embed_dim not known is the query's
+    features = embed_dim if embed_dim is not None or ql is None else ql[2]
     if batched:
-        output: MaybeShape = (batch, length, embed_dim) if batch_first else (length, batch, embed_dim)
+        output: MaybeShape = (batch, length, features) if batch_first else (length, batch, features)
     else:
-        output = (length, embed_dim)
+        output = (length, features)
     if not need_weights:
         return output, None
     per_head = (num_heads, length, keys)

@@ -26,3 +26,9 @@ def attend(x: Tensor[B, L, 64], memory: Tensor[B, S, 64]) -> Tensor[B, L, 64]:
 
 seq_first = nn.MultiheadAttention(32, 2, kdim=16, vdim=8)
 reveal_type(seq_first(torch.zeros(5, 2, 32), torch.zeros(7, 2, 16), torch.zeros(7, 2, 8))[0])  # N: Revealed type is "torch._tensor.Tensor[Literal[5], Literal[2], Literal[32]]"
+
+
+def of_a_plain_width(x: Tensor[B, L, S], width: int) -> None:
+    """Built from a plain int, the attention still gives the query's features: torch takes no other."""
+    out, _ = nn.MultiheadAttention(width, 2, batch_first=True)(x, x, x)
+    reveal_type(out)  # N: Revealed type is "torch._tensor.Tensor[B, L, S]"
