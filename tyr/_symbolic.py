@@ -687,6 +687,17 @@ def _collapse_fact(e: Expr, fact: _Fact) -> Expr:
                 break
             rest, coeff = divided
             whole += 1
+        partial = None
+        if whole < power:
+            # part of the divisor divides the term: `2*(D//(2*H))` is `D//H` (`D` is a multiple of `2*H`),
+            # one form for the sizes that the facts make equal
+            shared = _monomial_gcd(rest, coeff, divisor)
+            if shared is not None:
+                divided = _divide_term(rest, coeff, shared)
+                smaller = _divide_term(tuple(divisor[0].elements()), divisor[1], shared)
+                assert divided is not None and smaller is not None
+                rest, coeff = divided
+                partial = _floordiv(sym(fact.symbol), Expr(((smaller[0], smaller[1]),)))
         term = const(coeff)
         for atom in rest:
             if isinstance(atom, str):
@@ -697,10 +708,22 @@ def _collapse_fact(e: Expr, fact: _Fact) -> Expr:
                 term = _mul(term, _substitute(_atom(atom.num, atom.den), {fact.fresh: quotient}))
         for _ in range(whole):
             term = _mul(term, sym(fact.symbol))
-        for _ in range(power - whole):
-            term = _mul(term, quotient)
+        for i in range(power - whole):
+            term = _mul(term, partial if i == 0 and partial is not None else quotient)
         total = _add(total, term)
     return total
+
+
+def _monomial_gcd(mono: Monomial, coeff: int, divisor: tuple[Counter[Atom], int]) -> tuple[Counter[Atom], int] | None:
+    """The greatest factor (symbols and a positive integer) of `coeff * mono` and of `divisor`, when
+    it is more than 1."""
+    have: Counter[Atom] = Counter(mono)
+    powers, d_coeff = divisor
+    common: Counter[Atom] = Counter({a: min(n, have[a]) for a, n in powers.items() if isinstance(a, str) and have[a]})
+    g = math.gcd(coeff, d_coeff)
+    if g == 1 and not common:
+        return None
+    return common, g
 
 
 def _canonical(e: Expr, *operands: Expr) -> Expr:

@@ -14,12 +14,12 @@ from typing import Literal
 
 from mypy.nodes import ARG_POS, Expression, FloatExpr, IntExpr, ListExpr, NameExpr, TupleExpr, UnaryExpr
 from mypy.plugin import FunctionContext
-from mypy.types import NoneType, TupleType, Type, UnionType, get_proper_type
+from mypy.types import TupleType, Type, get_proper_type
 
 from tyr import shape_rules as rules
 from tyr.mypy_plugin import _extra_ops, _fft, _linalg, _more_ops, _tensors
 from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
-from tyr.mypy_plugin._types import Lookup, Scope
+from tyr.mypy_plugin._types import Lookup, Scope, unless_none
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, Variadic, creation
 from tyr.shape_rules import nn_functional as nnf
 
@@ -509,22 +509,13 @@ def _optional(call: Call, *names: str) -> MaybeShape:
     actuals = call.actuals(*names)
     if not actuals or call.is_none(actuals[0]):
         return None
-    tensor = _unless_none(actuals[0].type)
+    tensor = unless_none(actuals[0].type)
     return call.shape_of(actuals[0] if tensor is None else replace(actuals[0], type=tensor))
-
-
-def _unless_none(t: Type | None) -> Type | None:
-    """The one other member of a union with `None`; None for any other type."""
-    p = get_proper_type(t) if t is not None else None
-    if not isinstance(p, UnionType):
-        return None
-    others = [m for m in p.items if not isinstance(get_proper_type(m), NoneType)]
-    return others[0] if len(others) == 1 and len(others) < len(p.items) else None
 
 
 def _may_be_none(call: Call, *names: str) -> bool:
     actuals = call.actuals(*names)
-    return bool(actuals) and _unless_none(actuals[0].type) is not None
+    return bool(actuals) and unless_none(actuals[0].type) is not None
 
 
 def _given(call: Call, *names: str) -> bool:

@@ -52,7 +52,7 @@ from tyr.mypy_plugin import _calls, _einops, _errors, _names
 from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown, is_int_like
 from tyr.mypy_plugin._jaxtyping_names import listed
 from tyr.mypy_plugin._rebinding import in_code_with_shapes
-from tyr.mypy_plugin._types import UNKNOWN, Lookup, NotATensor, Scope, mentions_shapes, unknown_rank
+from tyr.mypy_plugin._types import UNKNOWN, Lookup, NotATensor, Scope, mentions_shapes, unknown_rank, unless_none
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, Variadic, nn_modules
 from tyr.shape_rules import nn_functional as nnf
 from tyr.shape_rules.recurrent import Mode
@@ -547,10 +547,11 @@ def _rms_norm_forward(module: Module, inputs: Sequence[Type]) -> Type:
 
 def _group_norm_forward(module: Module, inputs: Sequence[Type]) -> Type:
     """`nn.GroupNorm(G, C, affine)(x)`: `F.group_norm` with a weight of `(C,)` if affine (without one, torch
-    checks the input's channels against `G` only); `G` and `C` literal ints or `Dim`s."""
-    groups = module.static(0)
+    checks the input's channels against `G` only); `G` and `C` literal ints or `Dim`s.  A `G` not known
+    (a plain int, `32 if c % 32 == 0 else 1`) still keeps the input's shape and checks its channels."""
+    groups = _static_or_none(module, 0)
     if not (type(groups) is int or isinstance(groups, Expr)):
-        raise NotKnown
+        groups = None
     weight = (module.size(1),) if _static_or_none(module, 2) is True else None
     return module.scope.tensor_type(nnf.group_norm(_input(module, inputs), groups, weight))
 
@@ -575,7 +576,8 @@ def _multihead_attention_forward(module: Module, inputs: Sequence[Type]) -> Type
     def optional(index: int) -> tuple[MaybeShape, bool]:
         if index >= len(inputs) or isinstance(get_proper_type(inputs[index]), NoneType):
             return None, False
-        return _input(module, inputs, index), True
+        # a mask that may be None (`pad: Tensor[B, S] | None`) is checked as what torch checks when given
+        return _input(module, [unless_none(inputs[index]) or inputs[index]], 0), True
 
     def flag(index: int, default: bool) -> bool:
         if index >= len(inputs) or isinstance(get_proper_type(inputs[index]), NoneType):
@@ -681,7 +683,10 @@ def _literal_of(t: Type) -> Type:
 def _conv_forward(n: int) -> Forward:
     def forward(module: Module, inputs: Sequence[Type]) -> Type:
         in_channels, out_channels = module.size(0), module.size(1)
-        groups = module.strides(6)
+        try:
+            groups = module.strides(6)
+        except NotKnown:  # a plain int (`groups=mid`): the input's channels are not checked, the rest is
+            groups, in_channels = 1, None
         if isinstance(groups, tuple):
             raise NotKnown
         per_group = in_channels // groups if in_channels is not None else None

@@ -47,7 +47,7 @@ from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
 from tyr.mypy_plugin._dtypes import Binding, Bindings, index_dtype, local_bindings
 from tyr.mypy_plugin._errors import SHAPE
 from tyr.mypy_plugin._jaxtyping import declared_index_dtype
-from tyr.mypy_plugin._types import Lookup, NotATensor, Scope
+from tyr.mypy_plugin._types import Lookup, NotATensor, Scope, join_shapes
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Variadic, creation
 from tyr.shape_rules import nn_functional as nnf
 from tyr.shape_rules.core import locate
@@ -62,20 +62,29 @@ def method_hook(ctx: MethodContext, method: str, lookup: Lookup) -> Type:
         return ctx.default_return_type
     scope = Scope(lookup)
     try:
-        shape = scope.tensor_shape(_receiver_type(ctx))
+        shape = scope.tensor_shape(ctx.type)
     except NotATensor:
         return ctx.default_return_type
     call = Call(ctx, scope, _op_name(method))
-    return call.result(lambda: handler(call, shape), method)
+    others = [_silent_result(ctx, scope, method, handler, other) for other in _other_members(ctx, scope)]
+    passing = [result for result in others if result is not None]
+    if not passing:
+        return call.result(lambda: handler(call, shape), method)
+    # The value may be another member, for which the call is fine: an error here is not proven.  Each
+    # member's call gives what all of them share, so a loop that rebinds the name (`v = v.unsqueeze(0)`)
+    # leaves no union that grows by a member each time mypy checks its body again.
+    mine = _silent_result(ctx, scope, method, handler, shape)
+    if mine is None:  # torch raises for this member: the value is one of the others
+        mine, passing = passing[0], passing[1:]
+    return _joined(scope, mine, passing)
 
 
-def _receiver_type(ctx: MethodContext) -> Type:
-    """The type of the tensor a method is called on.  mypy calls the method of each member of a union
-    (`x` after `if c: x = x.reshape(-1)`, or rebound in a loop) with that member as the receiver; the
-    value may be any of them, so the receiver has the shape they share, as a union argument has
-    (`Scope.tensor_shape`): never an error, nor a result, that holds for one member only."""
+def _other_members(ctx: MethodContext, scope: Scope) -> list[MaybeShape]:
+    """The shapes of the other tensors a method's receiver may be.  mypy calls the method of each
+    member of a union (`x` after `if c: x = x.reshape(-1)`, or rebound in a loop) with that member as
+    the receiver; any of them may be the value."""
     if not isinstance(ctx.api, TypeChecker):
-        return ctx.type
+        return []
     call = ctx.context
     if isinstance(call, CallExpr) and isinstance(call.callee, MemberExpr):
         receivers: list[Expression] = [call.callee.expr]
@@ -84,14 +93,52 @@ def _receiver_type(ctx: MethodContext) -> Type:
     elif isinstance(call, IndexExpr):
         receivers = [call.base]
     else:
-        return ctx.type
+        return []
     member = get_proper_type(ctx.type)
     for receiver in receivers:
         whole = get_proper_type(ctx.api.lookup_type_or_none(receiver))
         if isinstance(whole, UnionType) and any(get_proper_type(item) == member for item in whole.items):
-            if all(isinstance(p := get_proper_type(item), Instance) and p.type.has_base(_names.TENSOR) for item in whole.items):
-                return whole
-    return ctx.type
+            others = []
+            for item in whole.items:
+                if get_proper_type(item) != member:
+                    try:
+                        others.append(scope.tensor_shape(item))
+                    except NotATensor:
+                        continue  # (`None`, say: mypy's own error)
+            return others
+    return []
+
+
+def _silent_result(ctx: MethodContext, scope: Scope, method: str, handler: Handler, shape: MaybeShape) -> Type | None:
+    """The call's result for a receiver of `shape`, None where the rule fails for it; nothing is reported."""
+    call = Call(ctx, scope, _op_name(method))
+    if call.has_unmatched(method):
+        return call.default
+    try:
+        return handler(call, shape)
+    except NotKnown:
+        return call.default
+    except ShapeRuleError:
+        return None
+
+
+def _joined(scope: Scope, mine: Type, others: list[Type]) -> Type:
+    """What a result shares with the results for the other members of a union receiver: the sizes
+    all of them agree on (`Scope.tensor_shape`'s join), item by item for a tuple of tensors."""
+    p = get_proper_type(mine)
+    rest = [get_proper_type(o) for o in others]
+    if isinstance(p, TupleType):
+        if not all(isinstance(o, TupleType) and len(o.items) == len(p.items) for o in rest):
+            return mine
+        items = [_joined(scope, item, [o.items[i] for o in rest if isinstance(o, TupleType)]) for i, item in enumerate(p.items)]
+        return p.copy_modified(items=items)
+    if not (isinstance(p, Instance) and p.type.has_base(_names.TENSOR)):
+        return mine
+    try:
+        shapes = [scope.tensor_shape(t) for t in (p, *rest)]
+    except NotATensor:
+        return mine
+    return p.copy_modified(args=scope.shape_args(join_shapes(shapes)))
 
 
 def receiver_first(method: str, names: tuple[str, ...] = ("input", "self", "tensor")) -> Callable[[Call], Type]:

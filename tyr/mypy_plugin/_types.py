@@ -34,6 +34,7 @@ from mypy.types import (
     CallableType,
     Instance,
     LiteralType,
+    NoneType,
     ProperType,
     TupleType,
     Type,
@@ -313,6 +314,15 @@ def join_shapes(shapes: Sequence[MaybeShape]) -> MaybeShape:
         else:
             out.append(head if all(item == head for item in items) else None)
     return tuple(out)
+
+
+def unless_none(t: Type | None) -> Type | None:
+    """The one other member of a union with `None`; None for any other type."""
+    p = get_proper_type(t) if t is not None else None
+    if not isinstance(p, UnionType):
+        return None
+    others = [m for m in p.items if not isinstance(get_proper_type(m), NoneType)]
+    return others[0] if len(others) == 1 and len(others) < len(p.items) else None
 
 
 class NotATensor(Exception):

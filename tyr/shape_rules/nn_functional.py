@@ -153,22 +153,23 @@ def _channels(op: str, input: MaybeShape) -> Size:
 
 
 def group_norm(
-    input: MaybeShape, num_groups: int | Expr, weight: MaybeShape = None, bias: MaybeShape = None
+    input: MaybeShape, num_groups: int | Expr | None, weight: MaybeShape = None, bias: MaybeShape = None
 ) -> MaybeShape:
     """`F.group_norm(input, num_groups, weight, bias)` / `nn.GroupNorm`: the input's shape.
 
     `input` is `(N, C, *)` with `C` divisible by `num_groups` (checked where both are constants: a
     symbolic count is taken as a multiple, SHAPES.md §6); `weight` and `bias` are `(C,)`.  A group
-    must hold more than one value (`N * C/num_groups * prod(*) != 1`).
+    must hold more than one value (`N * C/num_groups * prod(*) != 1`).  A count not known
+    (`num_groups` None: a plain int) checks the rest.
     """
     channels = _channels("group_norm", input)
-    groups = num_groups if isinstance(num_groups, Expr) else const(num_groups)
-    c, g = const_of(channels), groups.const_value
+    groups = None if num_groups is None else num_groups if isinstance(num_groups, Expr) else const(num_groups)
+    c, g = const_of(channels), groups.const_value if groups is not None else None
     if g is not None and (g <= 0 or c is not None and c % g):
         raise ShapeRuleError(
             f"group_norm: the input's {show(channels)} channels do not split into num_groups={show(groups)} groups"
         )
-    if input is not None and variadic_index(input) is None and channels is not None:
+    if input is not None and variadic_index(input) is None and channels is not None and groups is not None:
         # torch (in Python) wants more than one value per group to normalise
         per_group = numel((input[0], channels // groups, *input[2:]))
         if const_of(per_group) == 1:

@@ -115,7 +115,8 @@ def flatten(shape: MaybeShape, start_dim: int = 0, end_dim: int = -1) -> MaybeSh
     `Tensor[*Batch, T, D].flatten(0, -2)` is `(?, D)`.
     """
     if shape is None:
-        return None
+        # every dim merged (`x.flatten()`): one dim, whatever the rank
+        return (None,) if start_dim == 0 and end_dim == -1 else None
     if rank(shape) == 0:
         wrap_dim(start_dim, 0, "flatten")
         wrap_dim(end_dim, 0, "flatten")

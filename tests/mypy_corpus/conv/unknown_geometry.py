@@ -46,3 +46,10 @@ def depthwise_with_config_padding(x: Tensor[B, C, H], width: Dim[C], k: int) -> 
     conv = nn.Conv1d(width, width, kernel_size=k, padding=(k - 1) // 2, groups=width)
     reveal_type(conv(x))  # N: Revealed type is "torch._tensor.Tensor[B, C, Any]"
     conv(torch.zeros(2, 6, 10))  # E: conv1d: the input has 6 channels (dim 1 of (2, 6, 10)) but the weight (C, 1, ?) with groups=C expects C (in Conv1d[C, C, ?, 1, ?, 1, C])
+
+
+def depthwise_with_config_groups(x: Tensor[B, 8, H, W], k: int, mid: int) -> None:
+    """A groups count that is a plain int leaves the input's channels unchecked, and the rest known."""
+    conv = nn.Conv2d(mid, 16, k, 1, k // 2, groups=mid)
+    reveal_type(conv(x))  # N: Revealed type is "torch._tensor.Tensor[B, Literal[16], Any, Any]"
+    conv(x.mean((1, 2)))  # E: conv2d

@@ -27,3 +27,10 @@ def batch_norm_without_weight_or_stats(x: Tensor[B, 8, 5, 5]) -> None:
     # no weight and no running stats: torch normalizes whatever channels come (with a warning)
     reveal_type(nn.BatchNorm2d(16, affine=False, track_running_stats=False)(x))  # N: Revealed type is "torch._tensor.Tensor[B, Literal[8], Literal[5], Literal[5]]"
     nn.BatchNorm2d(16, affine=False)(x)  # E: batch_norm: running_mean (16,) must hold one value per channel (8) (in BatchNorm2d[16])
+
+
+def group_count_from_config(x: Tensor[B, 16, 5], groups: int) -> None:
+    """A group count that is a plain int (`32 if c % 32 == 0 else 1`): the input's shape, its channels checked."""
+    norm = nn.GroupNorm(groups, 16)
+    reveal_type(norm(x))  # N: Revealed type is "torch._tensor.Tensor[B, Literal[16], Literal[5]]"
+    norm(torch.zeros(2, 8, 5))  # E: group_norm

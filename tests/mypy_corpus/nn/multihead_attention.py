@@ -32,3 +32,10 @@ def of_a_plain_width(x: Tensor[B, L, S], width: int) -> None:
     """Built from a plain int, the attention still gives the query's features: torch takes no other."""
     out, _ = nn.MultiheadAttention(width, 2, batch_first=True)(x, x, x)
     reveal_type(out)  # N: Revealed type is "torch._tensor.Tensor[B, L, S]"
+
+
+def with_optional_padding(x: Tensor[B, L, 64], memory: Tensor[B, S, 64], pad: Tensor[B, S] | None) -> None:
+    """A mask that may be None is checked as torch checks it when given."""
+    out, _ = attn(x, memory, memory, key_padding_mask=pad)
+    reveal_type(out)  # N: Revealed type is "torch._tensor.Tensor[B, L, Literal[64]]"
+    attn(x, memory, memory.transpose(0, 1), key_padding_mask=pad)  # E: multi_head_attention: the key (B, S, 64) and the value (S, B, 64) must have one shape

@@ -72,3 +72,11 @@ def flattened_in_a_branch(x: Tensor[B, T, D], flat: bool) -> None:
     if flat:
         x = x.reshape(-1)
     reveal_type(x.sum(-1))  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]]"
+
+
+def either_width(x: Tensor[B, 3] | Tensor[B, 4]) -> None:
+    """A declared union: a call is an error only where it fails for every member."""
+    reveal_type(x.sum(-1))  # N: Revealed type is "torch._tensor.Tensor[B]"
+    reveal_type(x.flatten())  # N: Revealed type is "torch._tensor.Tensor[Any]"
+    x.sum(2)  # E: sum: dimension 2 is out of range for a 2-d tensor
+    reveal_type(x[:, 3])  # N: Revealed type is "torch._tensor.Tensor[B]"
