@@ -249,6 +249,8 @@ class TyrPlugin(Plugin):
             return _guarded(_plain.sequential_signature_hook, _signature, lookup=self.lookup_info)
         if fullname in _modules.CONSTRUCTORS:
             return _guarded(_modules.constructor_signature_hook, _signature)
+        if fullname in _context.TENSOR_CLASSES:
+            return _guarded(_context.without_union_any_context, _signature)
         if _top_level(fullname) in _NO_SHAPES or not self._function_has_sizes(fullname):
             return self._context_hook(self._callee(fullname) if not fullname.startswith("<") else None)
         return _guarded(_calls.function_signature_hook, _signature, pending=self._pending, lookup=self.lookup_info)

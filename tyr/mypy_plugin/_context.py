@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from mypy.checker import TypeChecker
 from mypy.plugin import FunctionSigContext, MethodSigContext
-from mypy.types import FunctionLike, Instance, Type, TypeVarType, UnionType, get_proper_type
+from mypy.types import AnyType, FunctionLike, Instance, Type, TypeVarType, UnionType, get_proper_type
 
 from tyr.mypy_plugin._types import is_tensor_instance
 
@@ -38,5 +38,22 @@ def without_tensor_context(ctx: FunctionSigContext | MethodSigContext) -> Functi
         expected = get_proper_type(contexts[-1]) if contexts and contexts[-1] is not None else None
         # Only for this call: mypy pops this context once the call is checked.
         if isinstance(expected, Instance) and expected.args and is_tensor_instance(expected):
+            contexts[-1] = None
+    return ctx.default_signature
+
+
+TENSOR_CLASSES = frozenset({"torch._tensor.Tensor", "torch.nn.parameter.Parameter", "torch.nn.parameter.Buffer"})
+"""Tensor classes called as constructors (`nn.Parameter(t)`)."""
+
+
+def without_union_any_context(ctx: FunctionSigContext | MethodSigContext) -> FunctionLike:
+    """A tensor class's constructor, checked without an expected type that is a union with `Any`
+    (`layer.norm.weight = nn.Parameter(t)`, where `Module.__getattr__` gives `Tensor | Module` and a
+    failed attribute `Any`).  mypy 2.4 crashes inferring a class generic in a `TypeVarTuple` (tyr's
+    `Tensor[*Shape]`) against such a context; torch's own `Tensor`, not generic, never meets that."""
+    if isinstance(ctx.api, TypeChecker):
+        contexts = ctx.api.expr_checker.type_context
+        expected = get_proper_type(contexts[-1]) if contexts and contexts[-1] is not None else None
+        if isinstance(expected, UnionType) and any(isinstance(get_proper_type(t), AnyType) for t in expected.items):
             contexts[-1] = None
     return ctx.default_signature
