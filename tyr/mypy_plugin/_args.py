@@ -440,14 +440,19 @@ class Call:
     def result(self, compute: Callable[[], Type], callee: str) -> Type:
         """`compute()`, the result of this call of `callee` by its shape rule: torch's own result where an
         argument is unmatched or cannot be read, an error on the call's line where the rule fails."""
+        try:
+            return self.attempt(compute, callee)
+        except ShapeRuleError as err:
+            return self.fail(err)
+
+    def attempt(self, compute: Callable[[], Type], callee: str) -> Type:
+        """`result` without the report: raises `ShapeRuleError` where the rule fails."""
         if self.has_unmatched(callee):
             return self.default
         try:
             return compute()
         except NotKnown:
             return self.default
-        except ShapeRuleError as err:
-            return self.fail(err)
 
     def fail(self, error: ShapeRuleError) -> Type:
         self.api.fail(self.scope.render(str(error)), self.context, code=_errors.SHAPE)

@@ -10,9 +10,11 @@ annotations.  This hook takes such a call out of a tensor context, as torch's ty
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mypy.checker import TypeChecker
 from mypy.plugin import FunctionSigContext, MethodSigContext
-from mypy.types import AnyType, FunctionLike, Instance, Type, TypeVarType, UnionType, get_proper_type
+from mypy.types import AnyType, FunctionLike, Instance, ProperType, Type, TypeVarType, UnionType, get_proper_type
 
 from tyr.mypy_plugin._types import is_tensor_instance
 
@@ -33,11 +35,20 @@ def returns_type_variable(signature: Type | None) -> bool:
 
 def without_tensor_context(ctx: FunctionSigContext | MethodSigContext) -> FunctionLike:
     """The signature unchanged; the call is checked without the tensor its result is expected to be."""
+    return _without_context(ctx, _is_shaped_tensor)
+
+
+def _is_shaped_tensor(expected: ProperType) -> bool:
+    return isinstance(expected, Instance) and bool(expected.args) and is_tensor_instance(expected)
+
+
+def _without_context(ctx: FunctionSigContext | MethodSigContext, drop: Callable[[ProperType], bool]) -> FunctionLike:
+    """The signature unchanged; the call is checked without the type its result is expected to be, where `drop` says."""
     if isinstance(ctx.api, TypeChecker):
         contexts = ctx.api.expr_checker.type_context
         expected = get_proper_type(contexts[-1]) if contexts and contexts[-1] is not None else None
         # Only for this call: mypy pops this context once the call is checked.
-        if isinstance(expected, Instance) and expected.args and is_tensor_instance(expected):
+        if expected is not None and drop(expected):
             contexts[-1] = None
     return ctx.default_signature
 
@@ -51,9 +62,8 @@ def without_union_any_context(ctx: FunctionSigContext | MethodSigContext) -> Fun
     (`layer.norm.weight = nn.Parameter(t)`, where `Module.__getattr__` gives `Tensor | Module` and a
     failed attribute `Any`).  mypy 2.4 crashes inferring a class generic in a `TypeVarTuple` (tyr's
     `Tensor[*Shape]`) against such a context; torch's own `Tensor`, not generic, never meets that."""
-    if isinstance(ctx.api, TypeChecker):
-        contexts = ctx.api.expr_checker.type_context
-        expected = get_proper_type(contexts[-1]) if contexts and contexts[-1] is not None else None
-        if isinstance(expected, UnionType) and any(isinstance(get_proper_type(t), AnyType) for t in expected.items):
-            contexts[-1] = None
-    return ctx.default_signature
+    return _without_context(ctx, _is_union_with_any)
+
+
+def _is_union_with_any(expected: ProperType) -> bool:
+    return isinstance(expected, UnionType) and any(isinstance(get_proper_type(t), AnyType) for t in expected.items)

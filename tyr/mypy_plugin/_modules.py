@@ -549,9 +549,7 @@ def _group_norm_forward(module: Module, inputs: Sequence[Type]) -> Type:
     """`nn.GroupNorm(G, C, affine)(x)`: `F.group_norm` with a weight of `(C,)` if affine (without one, torch
     checks the input's channels against `G` only); `G` and `C` literal ints or `Dim`s.  A `G` not known
     (a plain int, `32 if c % 32 == 0 else 1`) still keeps the input's shape and checks its channels."""
-    groups = _static_or_none(module, 0)
-    if not (type(groups) is int or isinstance(groups, Expr)):
-        groups = None
+    groups = _as_size(_static_or_none(module, 0))
     weight = (module.size(1),) if _static_or_none(module, 2) is True else None
     return module.scope.tensor_type(nnf.group_norm(_input(module, inputs), groups, weight))
 

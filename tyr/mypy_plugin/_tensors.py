@@ -66,14 +66,14 @@ def method_hook(ctx: MethodContext, method: str, lookup: Lookup) -> Type:
     except NotATensor:
         return ctx.default_return_type
     call = Call(ctx, scope, _op_name(method))
-    others = [_silent_result(ctx, scope, method, handler, other) for other in _other_members(ctx, scope)]
+    others = [_silent_result(Call(ctx, scope, call.op), method, handler, other) for other in _other_members(ctx, scope)]
     passing = [result for result in others if result is not None]
     if not passing:
         return call.result(lambda: handler(call, shape), method)
     # The value may be another member, for which the call is fine: an error here is not proven.  Each
     # member's call gives what all of them share, so a loop that rebinds the name (`v = v.unsqueeze(0)`)
     # leaves no union that grows by a member each time mypy checks its body again.
-    mine = _silent_result(ctx, scope, method, handler, shape)
+    mine = _silent_result(call, method, handler, shape)
     if mine is None:  # torch raises for this member: the value is one of the others
         mine, passing = passing[0], passing[1:]
     return _joined(scope, mine, passing)
@@ -109,15 +109,10 @@ def _other_members(ctx: MethodContext, scope: Scope) -> list[MaybeShape]:
     return []
 
 
-def _silent_result(ctx: MethodContext, scope: Scope, method: str, handler: Handler, shape: MaybeShape) -> Type | None:
+def _silent_result(call: Call, method: str, handler: Handler, shape: MaybeShape) -> Type | None:
     """The call's result for a receiver of `shape`, None where the rule fails for it; nothing is reported."""
-    call = Call(ctx, scope, _op_name(method))
-    if call.has_unmatched(method):
-        return call.default
     try:
-        return handler(call, shape)
-    except NotKnown:
-        return call.default
+        return call.attempt(lambda: handler(call, shape), method)
     except ShapeRuleError:
         return None
 
