@@ -95,6 +95,7 @@ from tyr.mypy_plugin import _errors, _names
 from tyr.mypy_plugin._args import literal_int
 from tyr.mypy_plugin._jaxtyping_imports import imports_shapes
 from tyr.mypy_plugin._partials import forget_inferred
+from tyr.mypy_plugin._receivers import union_receiver
 from tyr.mypy_plugin._statements import jumps_after, unconditional, walk
 from tyr.mypy_plugin._types import mentions_shapes, shape_class
 
@@ -291,7 +292,7 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
     target = body.targets.get(id(ctx.context))
     if isinstance(target, NameExpr):
         _settle_loop_carried(ctx.api, target)
-    if _one_member_of_union(ctx):
+    if union_receiver(ctx) is not None:  # the value assigned is the union of the members' results
         return result
     if target is None and isinstance(ctx.context, OpExpr) and id(ctx.context.left) in body.in_place:
         assert isinstance(ctx.context.left, NameExpr)
@@ -497,18 +498,6 @@ def _settle_loop_carried(api: TypeChecker, target: NameExpr) -> None:
             _declare(api, target, var, loose)
 
 
-def _one_member_of_union(ctx: FunctionContext | MethodContext | AttributeContext) -> bool:
-    """A method called on a receiver whose type is a union (`self.filt.expand(...)` on a buffer typed
-    `Tensor | Module`): mypy runs the hook once per member, and the value assigned is the union of
-    their results, not this member's alone."""
-    call = ctx.context
-    if not (isinstance(ctx, MethodContext) and isinstance(call, CallExpr) and isinstance(call.callee, MemberExpr)):
-        return False
-    assert isinstance(ctx.api, TypeChecker)
-    receiver = ctx.api.lookup_type_or_none(call.callee.expr)
-    return isinstance(get_proper_type(receiver), UnionType)
-
-
 def _rebinds(result: Type) -> bool:
     """Whether `_settle` can change a name assigned `result`: it is `Any`, a tensor, or a tuple holding one
     (checked first, as most calls give neither, so that their function's assignments are never collected)."""
@@ -585,11 +574,16 @@ def failed_attempt(api: CheckerPluginInterface) -> bool:
     """Whether the call being typed has errors that mypy may be collecting to throw away: an item of
     an overloaded callee that does not match (`view(dtype)` for `x.view(())`).  mypy runs the hook
     for such an item too, but its result is not the value assigned.  (Read before the hook runs:
-    an error the hook reports itself is no sign of that.)"""
+    an error the hook reports itself is no sign of that.)  A filter that saves what it catches only
+    holds the errors to report them later (the right-hand side of an assignment, a cached
+    expression): an error in the call's arguments there is real, and the call's value is assigned."""
     if not isinstance(api, TypeChecker):
         return False
     watchers = api.msg.errors._watchers  # the error filters mypy has open (it has no public accessor)
-    return bool(watchers) and watchers[-1].has_new_errors()
+    if not watchers:
+        return False
+    innermost = watchers[-1]
+    return innermost.has_new_errors() and innermost._filtered is None
 
 
 def _settle(api: TypeChecker, body: _Body, target: Target, result: Type, *, join: bool = True) -> Type:

@@ -14,14 +14,10 @@ from collections.abc import Callable
 from mypy.checker import TypeChecker
 from mypy.nodes import (
     ARG_POS,
-    CallExpr,
     EllipsisExpr,
     Expression,
-    IndexExpr,
     ListExpr,
-    MemberExpr,
     NameExpr,
-    OpExpr,
     SliceExpr,
     StarExpr,
     TupleExpr,
@@ -47,6 +43,7 @@ from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
 from tyr.mypy_plugin._dtypes import Binding, Bindings, index_dtype, local_bindings
 from tyr.mypy_plugin._errors import SHAPE
 from tyr.mypy_plugin._jaxtyping import declared_index_dtype
+from tyr.mypy_plugin._receivers import union_receiver
 from tyr.mypy_plugin._types import Lookup, NotATensor, Scope, join_shapes
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Variadic, creation
 from tyr.shape_rules import nn_functional as nnf
@@ -80,33 +77,19 @@ def method_hook(ctx: MethodContext, method: str, lookup: Lookup) -> Type:
 
 
 def _other_members(ctx: MethodContext, scope: Scope) -> list[MaybeShape]:
-    """The shapes of the other tensors a method's receiver may be.  mypy calls the method of each
-    member of a union (`x` after `if c: x = x.reshape(-1)`, or rebound in a loop) with that member as
-    the receiver; any of them may be the value."""
-    if not isinstance(ctx.api, TypeChecker):
-        return []
-    call = ctx.context
-    if isinstance(call, CallExpr) and isinstance(call.callee, MemberExpr):
-        receivers: list[Expression] = [call.callee.expr]
-    elif isinstance(call, OpExpr):
-        receivers = [call.left, call.right]
-    elif isinstance(call, IndexExpr):
-        receivers = [call.base]
-    else:
+    """The shapes of the other tensors a method's receiver may be: any of them may be the value."""
+    whole = union_receiver(ctx)
+    if whole is None:
         return []
     member = get_proper_type(ctx.type)
-    for receiver in receivers:
-        whole = get_proper_type(ctx.api.lookup_type_or_none(receiver))
-        if isinstance(whole, UnionType) and any(get_proper_type(item) == member for item in whole.items):
-            others = []
-            for item in whole.items:
-                if get_proper_type(item) != member:
-                    try:
-                        others.append(scope.tensor_shape(item))
-                    except NotATensor:
-                        continue  # (`None`, say: mypy's own error)
-            return others
-    return []
+    others = []
+    for item in whole.items:
+        if get_proper_type(item) != member:
+            try:
+                others.append(scope.tensor_shape(item))
+            except NotATensor:
+                continue  # (`None`, say: mypy's own error)
+    return others
 
 
 def _silent_result(call: Call, method: str, handler: Handler, shape: MaybeShape) -> Type | None:

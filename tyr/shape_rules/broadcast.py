@@ -17,6 +17,7 @@ from tyr.shape_rules.core import (
     is_one,
     min_rank,
     never_one,
+    provably_at_least,
     same,
     show,
     show_shape,
@@ -200,6 +201,9 @@ def expand(shape: MaybeShape, sizes: Sequence[SizeArg], op: str = "expand") -> M
             continue
         if k:
             out.append(have)
+        elif w is not None and not provably_at_least(w, 0):
+            # `b - 2` is -1 at `b = 1`, where torch keeps the dim: the size is `have` or `w`
+            out.append(have if have is not None and never_one(have) else None)
         elif have is None:
             out.append(w)  # an unknown size must be 1 or `w`
         elif w is None:

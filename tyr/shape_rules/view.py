@@ -23,6 +23,7 @@ from tyr.shape_rules.core import (
     never_one,
     numel,
     product,
+    provably_at_least,
     rank,
     show,
     show_shape,
@@ -54,6 +55,11 @@ def infer_sizes(total: Size, wanted: Sequence[SizeArg], op: str, what: str) -> t
             raise ShapeRuleError(f"{op}: invalid size {value} at index {i} of {_show_sizes(sizes)}")
     others = product([s for i, s in enumerate(sizes) if i not in minus])
     if not minus:
+        # A size such as `b - 2` is -1 at `b = 1`, where torch infers that dim instead: its value
+        # there is the inferred one, so it is unknown, and the element counts may agree.
+        maybe_minus = [i for i, s in enumerate(sizes) if s is not None and not provably_at_least(s, 0)]
+        if maybe_minus:
+            return tuple(None if i in maybe_minus else s for i, s in enumerate(sizes))
         if differ(total, others):
             raise ShapeRuleError(f"{op}: shape {_show_sizes(sizes)} has {others} elements but {what} has {total}")
         return tuple(sizes)
