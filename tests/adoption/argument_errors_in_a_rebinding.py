@@ -11,9 +11,9 @@ from einops import rearrange
 
 
 def causal_mask(x, size, padding):
-    _, n, img_size = *x.shape, size
+    b, n, img_size = *x.shape, size
     ones = torch.ones((n,))
     ones = rearrange(ones, "(h w) -> () () h w", h=img_size)
     ones = F.pad(ones, (padding, 0, padding, 0), value=0.0)
-    return ones
+    return b, ones
 
