@@ -87,6 +87,8 @@ from tyr.mypy_plugin import (
     _remainders,
     _renaming,
     _tensors,
+    _torch_signatures,
+    _trials,
 )
 from tyr.mypy_plugin._args import NotKnown
 from tyr.mypy_plugin._statements import self_assignments
@@ -251,6 +253,8 @@ class TyrPlugin(Plugin):
             return _guarded(_modules.constructor_signature_hook, _signature)
         if fullname in _context.TENSOR_CLASSES:
             return _guarded(_context.without_union_any_context, _signature)
+        if fullname in _torch_signatures.WIDENED:
+            return _guarded(_torch_signatures.widened_signature, _signature, fullname=fullname)
         if _top_level(fullname) in _NO_SHAPES or not self._function_has_sizes(fullname):
             return self._context_hook(self._callee(fullname) if not fullname.startswith("<") else None)
         return _guarded(_calls.function_signature_hook, _signature, pending=self._pending, lookup=self.lookup_info)
@@ -301,7 +305,7 @@ class TyrPlugin(Plugin):
 
         def run(ctx: _Settled) -> Type:
             # Known before the hook reports errors of its own (a shape error is no failed attempt).
-            attempt = _rebinding.failed_attempt(ctx.api)
+            attempt = _trials.failed_attempt(ctx.api)
             result = hook(ctx)
             if attempt:
                 return result

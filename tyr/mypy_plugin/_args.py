@@ -52,6 +52,7 @@ from mypy.types import (
 
 from tyr._symbolic import const
 from tyr.mypy_plugin import _errors, _names
+from tyr.mypy_plugin._trials import fail_call
 from tyr.mypy_plugin._types import NotATensor, Scope
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Size
 
@@ -455,7 +456,7 @@ class Call:
             return self.default
 
     def fail(self, error: ShapeRuleError) -> Type:
-        self.api.fail(self.scope.render(str(error)), self.context, code=_errors.SHAPE)
+        fail_call(self.api, self.scope.render(str(error)), self.context, _errors.SHAPE)
         return self.tensor(None) if _returns_tensor(self.default) else self.default
 
 

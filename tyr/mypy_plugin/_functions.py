@@ -262,11 +262,9 @@ def _without_kernel(weight: MaybeShape, n: int) -> MaybeShape:
     return (*weight[:2], *(None,) * n)
 
 
-def _pool(n: int, kind: Literal["max", "avg"]) -> FunctionHandler:
+def _pool(n: int, kind: Literal["max", "avg"], *, with_indices: bool = False) -> FunctionHandler:
     def handler(call: Call) -> Type:
         if not call.given("kernel_size"):
-            raise NotKnown
-        if call.bool_arg("return_indices", default=False):
             raise NotKnown
         input = call.tensor_arg("input")
         try:
@@ -275,21 +273,27 @@ def _pool(n: int, kind: Literal["max", "avg"]) -> FunctionHandler:
             padding, dilation = _int_or_ints(call, "padding", 0), _int_or_ints(call, "dilation", 1)
             ceil_mode = call.bool_arg("ceil_mode", default=False)
         except NotKnown:  # an int of unknown value: the spatial sizes are unknown, the rest is checked
-            return call.tensor(rules.pool_nd_unknown(input, n=n, kind=kind))
-        return call.tensor(
-            rules.pool_nd(
-                input,
-                kernel,
-                stride,
-                padding,  # type: ignore[arg-type]
-                dilation,  # type: ignore[arg-type]
-                ceil_mode,
-                n=n,
-                kind=kind,
-            )
+            return _pooled(call, rules.pool_nd_unknown(input, n=n, kind=kind), with_indices)
+        out = rules.pool_nd(
+            input,
+            kernel,
+            stride,
+            padding,  # type: ignore[arg-type]
+            dilation,  # type: ignore[arg-type]
+            ceil_mode,
+            n=n,
+            kind=kind,
         )
+        return _pooled(call, out, with_indices)
 
     return handler
+
+
+def _pooled(call: Call, out: MaybeShape, with_indices: bool) -> Type:
+    """A max pool's result, with the indices of its maxima (of the same shape) where it gives them."""
+    if with_indices or call.bool_arg("return_indices", default=False):
+        return call.tensors((out, out), call.default)
+    return call.tensor(out)
 
 
 def _pad(call: Call) -> Type:
@@ -341,7 +345,7 @@ def _pixel_shuffle(call: Call) -> Type:
     return call.tensor(rules.pixel_shuffle(call.tensor_arg("input"), factor, inverse=inverse))
 
 
-def _adaptive_pool(n: int, kind: str) -> FunctionHandler:
+def _adaptive_pool(n: int, kind: str, *, with_indices: bool = False) -> FunctionHandler:
     def handler(call: Call) -> Type:
         actuals = call.actuals("output_size")
         if not actuals:
@@ -351,9 +355,7 @@ def _adaptive_pool(n: int, kind: str) -> FunctionHandler:
             listed = _sizes_or_keep(call, actuals[0])
             output = listed if listed is not None else rules.UNKNOWN
         out = rules.adaptive_pool_nd(call.tensor_arg("input"), output, n=n, kind=kind)  # type: ignore[arg-type]
-        if call.bool_arg("return_indices", default=False):
-            return call.tensors((out, out), call.default)
-        return call.tensor(out)
+        return _pooled(call, out, with_indices)
 
     return handler
 
@@ -828,8 +830,11 @@ FUNCTIONS[_VF + "view_as_complex"] = _complex_view
 FUNCTIONS[_VF + "view_as_real"] = _complex_view
 FUNCTIONS[_VF + "adaptive_avg_pool1d"] = _adaptive_pool(1, "avg")
 FUNCTIONS[_F + "adaptive_avg_pool2d"] = _adaptive_pool(2, "avg")
-FUNCTIONS[_F + "adaptive_max_pool1d"] = _adaptive_pool(1, "max")
-FUNCTIONS[_F + "adaptive_max_pool2d"] = _adaptive_pool(2, "max")
+FUNCTIONS[_F + "adaptive_avg_pool3d"] = _adaptive_pool(3, "avg")
+for _n in (1, 2, 3):
+    FUNCTIONS[_F + f"adaptive_max_pool{_n}d"] = _adaptive_pool(_n, "max")
+    FUNCTIONS[_F + f"adaptive_max_pool{_n}d_with_indices"] = _adaptive_pool(_n, "max", with_indices=True)
+    FUNCTIONS[_F + f"max_pool{_n}d_with_indices"] = _pool(_n, "max", with_indices=True)
 FUNCTIONS[_F + "unfold"] = _patches
 FUNCTIONS[_F + "fold"] = _patches
 FUNCTIONS[_F + "glu"] = _glu

@@ -97,6 +97,7 @@ from tyr.mypy_plugin._jaxtyping_imports import imports_shapes
 from tyr.mypy_plugin._partials import forget_inferred
 from tyr.mypy_plugin._receivers import union_receiver
 from tyr.mypy_plugin._statements import jumps_after, unconditional, walk
+from tyr.mypy_plugin._trials import failed_attempt, has_new_errors
 from tyr.mypy_plugin._types import mentions_shapes, shape_class
 
 Target = Union[NameExpr, TupleExpr, ListExpr]
@@ -565,27 +566,6 @@ def _may_hold_rebinding(declared: Type) -> bool:
     )
 
 
-def _has_new_errors(api: TypeChecker) -> bool:
-    """Whether the value being typed has errors so far (the hook's own included)."""
-    return any(watcher.has_new_errors() for watcher in api.msg.errors._watchers)
-
-
-def failed_attempt(api: CheckerPluginInterface) -> bool:
-    """Whether the call being typed has errors that mypy may be collecting to throw away: an item of
-    an overloaded callee that does not match (`view(dtype)` for `x.view(())`).  mypy runs the hook
-    for such an item too, but its result is not the value assigned.  (Read before the hook runs:
-    an error the hook reports itself is no sign of that.)  A filter that saves what it catches only
-    holds the errors to report them later (the right-hand side of an assignment, a cached
-    expression): an error in the call's arguments there is real, and the call's value is assigned."""
-    if not isinstance(api, TypeChecker):
-        return False
-    watchers = api.msg.errors._watchers  # the error filters mypy has open (it has no public accessor)
-    if not watchers:
-        return False
-    innermost = watchers[-1]
-    return innermost.has_new_errors() and innermost._filtered is None
-
-
 def _settle(api: TypeChecker, body: _Body, target: Target, result: Type, *, join: bool = True) -> Type:
     """Rebind `target` to `result`; returns the value to give (`result`, or of unknown rank where a
     declared subclass of unknown rank would otherwise lose that: `_subclass_of_unknown_rank`)."""
@@ -847,7 +827,7 @@ def _keep_until_assigned(api: TypeChecker, key: Key) -> None:
     keeps the second try if it gives none.  Read from the paths rewritten below, `x` would be of
     unknown shape there, and the error would be lost."""
     innermost = api.binder.frames[-1]
-    if key in innermost.types or not _has_new_errors(api):
+    if key in innermost.types or not has_new_errors(api):
         return  # (only a value with errors is typed again: elsewhere the paths stay as mypy left them)
     for frame in reversed(api.binder.frames[:-1]):
         current = frame.types.get(key)
