@@ -14,7 +14,7 @@ from typing import Literal
 
 from mypy.nodes import ARG_POS, Expression, FloatExpr, IntExpr, ListExpr, NameExpr, TupleExpr, UnaryExpr
 from mypy.plugin import FunctionContext
-from mypy.types import TupleType, Type, get_proper_type
+from mypy.types import AnyType, TupleType, Type, get_proper_type
 
 from tyr import shape_rules as rules
 from tyr.mypy_plugin import _extra_ops, _fft, _linalg, _more_ops, _tensors
@@ -135,7 +135,9 @@ def _einsum(call: Call) -> Type:
         listed = call.sequence_shapes(operands[0])
         if listed is not None:
             return call.tensor(rules.einsum(equation, listed))
-    return call.tensor(rules.einsum(equation, [call.shape_of(a) for a in operands]))
+    # an operand typed `Any` (`q * scale` with `scale = d ** -0.5`) is a tensor of unknown shape
+    shapes = [None if isinstance(get_proper_type(a.type), AnyType) else call.shape_of(a) for a in operands]
+    return call.tensor(rules.einsum(equation, shapes))
 
 
 def _broadcast_tensors(call: Call) -> Type:

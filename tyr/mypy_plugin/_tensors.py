@@ -707,12 +707,13 @@ def _new_sized(call: Call, shape: MaybeShape) -> Type:
 
 
 def _iter(call: Call, shape: MaybeShape) -> Type:
-    if shape is None or not shape:
+    """`for row in x`: the rows, each `x`'s shape without its first dim (of any size: `Parameter[Any, K, D]`)."""
+    if shape is None or not shape:  # (a 0-d tensor cannot be iterated: torch raises, and mypy's `Any` stays)
         return call.default
-    rest = rules.unbind(shape, 0)
-    if rest is None or not rest:
+    row = rules.piece(shape, 0, call.op, keeps_dim=False)
+    if row is None:
         return call.default
-    return call.api.named_generic_type("typing.Iterator", [call.tensor(rest[0])])
+    return call.api.named_generic_type("typing.Iterator", [call.tensor(row)])
 
 
 def _tril(call: Call, shape: MaybeShape) -> Type:

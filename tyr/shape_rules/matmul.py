@@ -21,6 +21,7 @@ from tyr.shape_rules.core import (
     lower_bound,
     min_rank,
     mismatch,
+    never_one,
     never_zero,
     numel,
     rank,
@@ -537,7 +538,8 @@ def einsum(equation: str, shapes: Sequence[MaybeShape]) -> MaybeShape:
     label_size: dict[str, Size] = {}
     label_from: dict[str, str] = {}
     ellipses: list[MaybeShape] = []
-    unknown = False
+    unknown = False  # an operand of unknown shape, or whose subscripts reach into its Variadic
+    unknown_labels: set[str] = set()
     counts: dict[str, int] = {}
     for i, ((before, after), shape) in enumerate(zip(parsed, shapes)):
         for label in before + (after or []):
@@ -545,6 +547,7 @@ def einsum(equation: str, shapes: Sequence[MaybeShape]) -> MaybeShape:
         named = len(before) + len(after or [])
         if shape is None:
             unknown = True
+            unknown_labels.update(before + (after or []))
             continue
         v = variadic_index(shape)
         if after is None:
@@ -555,6 +558,7 @@ def einsum(equation: str, shapes: Sequence[MaybeShape]) -> MaybeShape:
                 )
             if v is not None:
                 unknown = True
+                unknown_labels.update(before)
                 continue
             dims: list[tuple[str, int]] = list(zip(before, range(len(shape))))
         else:
@@ -565,6 +569,7 @@ def einsum(equation: str, shapes: Sequence[MaybeShape]) -> MaybeShape:
                 )
             if v is not None and (v < len(before) or len(shape) - v - 1 < len(after)):
                 unknown = True  # the subscripts reach into the Variadic
+                unknown_labels.update(before + after)
                 continue
             start = len(shape) - len(after)
             dims = list(zip(before, range(len(before)))) + list(zip(after, range(start, len(shape))))
@@ -610,10 +615,15 @@ def einsum(equation: str, shapes: Sequence[MaybeShape]) -> MaybeShape:
     ellipsis_shape: MaybeShape = ()
     if ellipses:
         ellipsis_shape = broadcast_shapes(*ellipses, op="einsum (ellipsis dimensions)")
+    if not out_has_ellipsis:
+        # An operand of unknown shape still has the dims its subscripts name: a label's size is
+        # what the others give it, where that is no 1 that the unknown one may broadcast.
+        return tuple(
+            _beside_unknown(label_size.get(label)) if label in unknown_labels else label_size[label]
+            for label in out_before + (out_after or [])
+        )
     if unknown:
         return None
-    if not out_has_ellipsis:
-        return tuple(label_size[label] for label in out_before + (out_after or []))
     if ellipsis_shape is None:
         return None
     return (
@@ -621,6 +631,10 @@ def einsum(equation: str, shapes: Sequence[MaybeShape]) -> MaybeShape:
         *ellipsis_shape,
         *(label_size[label] for label in out_after or []),
     )
+
+
+def _beside_unknown(size: Size) -> Size:
+    return size if size is not None and never_one(size) else None
 
 
 def _item(shape: Shape, pos: int) -> Size:
