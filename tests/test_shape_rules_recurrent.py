@@ -11,7 +11,7 @@ from test_shape_rules_core import check, draw_case, examples, shape, shapes_from
 from torch import nn
 
 from tyr._symbolic import const, parse
-from tyr.shape_rules import ShapeRuleError, recurrent
+from tyr.shape_rules import ShapeRuleError, recurrent, recurrent_cell
 
 SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])
 MODULES = {"RNN": nn.RNN, "LSTM": nn.LSTM, "GRU": nn.GRU}
@@ -73,3 +73,43 @@ def test_examples() -> None:
     with pytest.raises(ShapeRuleError, match=r"LSTM: for a batched 3-d input, c0 must be 3-d, not \(1, 3\)"):
         recurrent(shape("T", "B", 4), [shape(1, "B", 3), shape(1, 3)], input_size=const(4), hidden_size=const(3),
                   mode="LSTM")
+
+
+CELLS = {"RNNCell": nn.RNNCell, "LSTMCell": nn.LSTMCell, "GRUCell": nn.GRUCell}
+
+
+@SYMBOLIC
+@settings(max_examples=examples(200), deadline=None)
+@given(data=st.data())
+def test_recurrent_cell(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    known = [s for s in sizes if not s.symbols & {"U0", "U1"} and s.const_value != 0]
+    mode = data.draw(st.sampled_from(sorted(CELLS)))
+    input_size, hidden_size = data.draw(st.sampled_from(known)), data.draw(st.sampled_from([*known, const(3)]))
+    batched = data.draw(st.booleans())
+    batch = data.draw(st.sampled_from(sizes))
+    features = input_size if data.draw(st.integers(0, 3)) else data.draw(st.sampled_from(sizes))
+    x: Any = (*((batch,) if batched else ()), features)
+    if not data.draw(st.integers(0, 6)):
+        x = data.draw(shapes_from(sizes, max_rank=3))
+    states: Any = None
+    if data.draw(st.booleans()):
+        wanted = (*((batch,) if batched else ()), hidden_size)
+        count = 2 if mode == "LSTMCell" else 1
+        # (a cell given a state of another rank than its 1-d or 2-d input can crash torch 2.13 itself,
+        # a segmentation fault: the rule rejects those, and torch is not asked)
+        low, high = (len(x), len(x)) if len(x) in (1, 2) else (1, 3)
+        states = [wanted if data.draw(st.integers(0, 3)) else data.draw(shapes_from(sizes, low, high)) for _ in range(count)]
+        if len(x) in (1, 2) and any(len(s) != len(x) for s in states):
+            states = None
+
+    def torch_run(x, states, input_size, hidden_size):  # type: ignore[no-untyped-def]
+        cell = CELLS[mode](input_size, hidden_size)
+        hx = None if states is None else tuple(tensor(s) for s in states)
+        out = cell(tensor(x), hx if mode == "LSTMCell" or hx is None else hx[0])
+        return out if isinstance(out, tuple) else (out,)
+
+    def rule(x, states, input_size, hidden_size):  # type: ignore[no-untyped-def]
+        return recurrent_cell(x, states, input_size=input_size, hidden_size=hidden_size, mode=mode)
+
+    check(rule, torch_run, x, states, input_size, hidden_size, values=values)

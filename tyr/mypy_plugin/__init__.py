@@ -253,6 +253,8 @@ class TyrPlugin(Plugin):
             return _guarded(_modules.constructor_signature_hook, _signature)
         if fullname in _context.TENSOR_CLASSES:
             return _guarded(_context.without_union_any_context, _signature)
+        if fullname in _context.CLASS_TAKERS:
+            return _guarded(_context.without_any_context, _signature)
         if fullname in _torch_signatures.WIDENED:
             return _guarded(_torch_signatures.widened_signature, _signature, fullname=fullname)
         if _top_level(fullname) in _NO_SHAPES or not self._function_has_sizes(fullname):

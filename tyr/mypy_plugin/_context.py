@@ -56,6 +56,9 @@ def _without_context(ctx: FunctionSigContext | MethodSigContext, drop: Callable[
 TENSOR_CLASSES = frozenset({"torch._tensor.Tensor", "torch.nn.parameter.Parameter", "torch.nn.parameter.Buffer"})
 """Tensor classes called as constructors (`nn.Parameter(t)`)."""
 
+CLASS_TAKERS = frozenset({"functools.partial"})
+"""Calls that may take a class generic in a `TypeVarTuple` as an argument (`partial(nn.LayerNorm, eps=1e-6)`)."""
+
 
 def without_union_any_context(ctx: FunctionSigContext | MethodSigContext) -> FunctionLike:
     """A tensor class's constructor, checked without an expected type that is a union with `Any`
@@ -67,3 +70,14 @@ def without_union_any_context(ctx: FunctionSigContext | MethodSigContext) -> Fun
 
 def _is_union_with_any(expected: ProperType) -> bool:
     return isinstance(expected, UnionType) and any(isinstance(get_proper_type(t), AnyType) for t in expected.items)
+
+
+def without_any_context(ctx: FunctionSigContext | MethodSigContext) -> FunctionLike:
+    """A call that takes a class (`partial(nn.LayerNorm, eps=1e-6)` where the other branch of a
+    conditional is `Any`), checked without an expected type that is or holds `Any`: mypy 2.4 crashes
+    there too, unifying the class's constructor, generic in a `TypeVarTuple` with tyr's stubs."""
+    return _without_context(ctx, _holds_any)
+
+
+def _holds_any(expected: ProperType) -> bool:
+    return isinstance(expected, AnyType) or _is_union_with_any(expected)

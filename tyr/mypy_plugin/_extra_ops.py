@@ -23,7 +23,7 @@ Handler = Callable[[Call, MaybeShape], Type]
 FunctionHandler = Callable[[Call], Type]
 
 
-def _typed_in_code_with_shapes(call: Call, result: Type) -> Type:
+def typed_in_code_with_shapes(call: Call, result: Type) -> Type:
     """`result`, where torch declares the callee's result `Any` (`block_diag`, `Tensor.unique`) only in code
     that adopted shapes: elsewhere a tensor would have mypy check what the code does with it, which plain
     mypy never did (as for a module's result, `_modules.call_hook`)."""
@@ -63,7 +63,7 @@ def _unique(call: Call, shape: MaybeShape) -> Type:
     counts = call.bool_arg("return_counts", default=False)
     out = rules.unique(shape, dim, inverse, counts, op=call.op)
     result = call.tensors(out, call.default) if inverse or counts else call.tensor(out)  # type: ignore[arg-type]
-    return _typed_in_code_with_shapes(call, result)
+    return typed_in_code_with_shapes(call, result)
 
 
 def _resize(call: Call, shape: MaybeShape) -> Type:
@@ -103,7 +103,7 @@ def _cartesian_prod(call: Call) -> Type:
 
 
 def _block_diag(call: Call) -> Type:
-    return _typed_in_code_with_shapes(call, call.tensor(rules.block_diag(_listed(call))))
+    return typed_in_code_with_shapes(call, call.tensor(rules.block_diag(_listed(call))))
 
 
 def _combinations(call: Call) -> Type:

@@ -55,7 +55,7 @@ from tyr.mypy_plugin._rebinding import in_code_with_shapes
 from tyr.mypy_plugin._types import UNKNOWN, Lookup, NotATensor, Scope, mentions_shapes, unknown_rank, unless_none
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, Variadic, nn_modules
 from tyr.shape_rules import nn_functional as nnf
-from tyr.shape_rules.recurrent import Mode
+from tyr.shape_rules.recurrent import CellMode, Mode
 
 _NN = "torch.nn.modules."
 
@@ -635,6 +635,23 @@ def _recurrent_forward(mode: Mode) -> Forward:
     return forward
 
 
+def _cell_forward(mode: CellMode) -> Forward:
+    """`cell(input, hx)` / `lstm_cell(input, (hx, cx))`: the next `h` / `(h, c)`."""
+
+    def forward(module: Module, inputs: Sequence[Type]) -> Type:
+        given = len(inputs) > 1 and not isinstance(get_proper_type(inputs[1]), NoneType)
+        count = 2 if mode == "LSTMCell" else 1
+        states = _states(module, inputs[1], count) if given else None
+        out = rules.recurrent_cell(
+            _input(module, inputs), states, input_size=module.size(0), hidden_size=module.size(1), mode=mode
+        )
+        if count == 1:
+            return module.scope.tensor_type(out[0])
+        return TupleType([module.scope.tensor_type(s) for s in out], module.scope.instance(_names.TUPLE, [UNKNOWN]))
+
+    return forward
+
+
 def _states(module: Module, given: Type, count: int) -> list[MaybeShape]:
     """The initial states passed to a recurrent layer: `h0`, or an LSTM's `(h0, c0)`; unknown shapes where
     they cannot be read (the result does not depend on them where torch accepts them)."""
@@ -853,6 +870,20 @@ def _channel_shuffle_forward(module: Module, inputs: Sequence[Type]) -> Type:
     return module.scope.tensor_type(rules.channel_shuffle(_input(module, inputs), groups))
 
 
+def _pad_forward(n: int, mode: str) -> Forward:
+    """`nn.ZeroPad2d(padding)(x)` and the other padding modules: `F.pad` in the module's mode, with an
+    int padding on both sides of each of the last `n` dims."""
+
+    def forward(module: Module, inputs: Sequence[Type]) -> Type:
+        padding = module.static(0)
+        pads = (padding,) * (2 * n) if type(padding) is int else padding
+        if not (isinstance(pads, tuple) and all(type(p) is int for p in pads)):
+            raise NotKnown
+        return module.scope.tensor_type(rules.pad(_input(module, inputs), pads, mode))
+
+    return forward
+
+
 def _upsample_forward(module: Module, inputs: Sequence[Type]) -> Type:
     size, scale, mode = module.static(0), module.static(1), module.static(2)
     if not isinstance(mode, str) or size is None and scale is None:
@@ -1014,6 +1045,10 @@ for _n in (1, 2):
     SPECS[f"{_NN}pooling.AdaptiveMaxPool{_n}d"] = Spec(
         (_static("output_size"), _static("return_indices", default=False)), _adaptive_pool_forward(_n, "max")
     )
+for _n in (1, 2, 3):
+    for _kind, _mode in (("Zero", "constant"), ("Constant", "constant"), ("Reflection", "reflect"),
+                         ("Replication", "replicate"), ("Circular", "circular")):
+        SPECS[f"{_NN}padding.{_kind}Pad{_n}d"] = Spec((_static("padding"),), _pad_forward(_n, _mode))
 SPECS[_NN + "pixelshuffle.PixelShuffle"] = Spec((_static("upscale_factor"),), _pixel_shuffle_forward(False))
 SPECS[_NN + "pixelshuffle.PixelUnshuffle"] = Spec((_static("downscale_factor"),), _pixel_shuffle_forward(True))
 SPECS[_NN + "channelshuffle.ChannelShuffle"] = Spec((_static("groups"),), _channel_shuffle_forward)
@@ -1031,6 +1066,10 @@ _RECURRENT = (
     _static("batch_first", default=False),
     _static("bidirectional", default=False),
 )
+_CELL = (_size("input_size"), _size("hidden_size"))
+SPECS[_NN + "rnn.RNNCell"] = Spec(_CELL, _cell_forward("RNNCell"))
+SPECS[_NN + "rnn.GRUCell"] = Spec(_CELL, _cell_forward("GRUCell"))
+SPECS[_NN + "rnn.LSTMCell"] = Spec(_CELL, _cell_forward("LSTMCell"))
 SPECS[_NN + "rnn.RNN"] = Spec(_RECURRENT, _recurrent_forward("RNN"))
 SPECS[_NN + "rnn.GRU"] = Spec(_RECURRENT, _recurrent_forward("GRU"))
 SPECS[_NN + "rnn.LSTM"] = Spec((*_RECURRENT, _static("proj_size", default=0)), _recurrent_forward("LSTM"))

@@ -713,7 +713,8 @@ def _iter(call: Call, shape: MaybeShape) -> Type:
     row = rules.piece(shape, 0, call.op, keeps_dim=False)
     if row is None:
         return call.default
-    return call.api.named_generic_type("typing.Iterator", [call.tensor(row)])
+    # (torch declares no type: `nk, nv = self.null_kv` in code without shapes stays `Any`)
+    return _extra_ops.typed_in_code_with_shapes(call, call.api.named_generic_type("typing.Iterator", [call.tensor(row)]))
 
 
 def _tril(call: Call, shape: MaybeShape) -> Type:

@@ -137,7 +137,7 @@ from tyr.shape_rules.combinatorics import block_diag, cartesian_prod, combinatio
 from tyr.shape_rules.gather import take
 from tyr.shape_rules.integration import cumulative_trapezoid, trapezoid
 from tyr.shape_rules.matmul import bilinear, inner, trace
-from tyr.shape_rules.recurrent import recurrent
+from tyr.shape_rules.recurrent import recurrent, recurrent_cell
 from tyr.shape_rules.reduce import bucketize, searchsorted
 from tyr.shape_rules.reorder import channel_shuffle
 from tyr.shape_rules.selection import unique
@@ -309,6 +309,7 @@ __all__ = [
     "cumulative_trapezoid",
     "inner",
     "recurrent",
+    "recurrent_cell",
     "searchsorted",
     "take",
     "trace",

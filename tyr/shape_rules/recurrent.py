@@ -92,3 +92,53 @@ def _check_state(mode: str, name: str, state: MaybeShape, want: tuple[Size, ...]
                 f"{mode}: dim {i} of {name} {show_shape(state)} is {show(have)}, expected {show(need)} "
                 f"(the expected shape is {show_shape(want)})"
             )
+
+
+CellMode = Literal["RNNCell", "LSTMCell", "GRUCell"]
+
+
+def recurrent_cell(
+    input: MaybeShape,
+    states: Sequence[MaybeShape] | None = None,
+    *,
+    input_size: Size,
+    hidden_size: Size,
+    mode: CellMode = "RNNCell",
+) -> tuple[MaybeShape, ...]:
+    """`nn.RNNCell / nn.GRUCell(...)(input, hx)` and `nn.LSTMCell(...)(input, (hx, cx))`: one step.
+
+    The input is `(N, input_size)` or unbatched `(input_size,)`; each state given has the input's
+    rank and is `(N, hidden_size)` or `(hidden_size,)`.  Returns the next states: `(h,)`, or an
+    LSTM cell's `(h, c)`, each of that shape.
+    """
+    count = 2 if mode == "LSTMCell" else 1
+    if input is not None and (min_rank(input) > 2 or rank(input) == 0):
+        raise ShapeRuleError(f"{mode}: expected a 1-d (unbatched) or 2-d (batched) input, got {show_shape(input)}")
+    if input is None or rank(input) is None:
+        return (None,) * count
+    dims = sizes(input)
+    batch: tuple[Size, ...] = dims[:-1]
+    if differ(dims[-1], input_size):
+        raise ShapeRuleError(
+            f"{mode}: the input {show_shape(input)} has {show(dims[-1])} features (its last dim) but the cell's "
+            f"input_size is {show(input_size)}"
+        )
+    want = (*batch, hidden_size)
+    for state, name in zip(states or (), ("hx", "cx")):
+        _check_cell_state(mode, name, state, want)
+    return (want,) * count
+
+
+def _check_cell_state(mode: str, name: str, state: MaybeShape, want: tuple[Size, ...]) -> None:
+    if state is None or variadic_index(state) is not None:
+        return
+    if len(state) != len(want):
+        raise ShapeRuleError(
+            f"{mode}: {name} {show_shape(state)} must have the input's {len(want)} dims, like {show_shape(want)}"
+        )
+    for i, (have, need) in enumerate(zip(sizes(state), want)):
+        if differ(have, need):
+            raise ShapeRuleError(
+                f"{mode}: dim {i} of {name} {show_shape(state)} is {show(have)}, expected {show(need)} "
+                f"(the expected shape is {show_shape(want)})"
+            )

@@ -4,7 +4,8 @@
 # `RNN[InputSize, HiddenSize, NumLayers, BatchFirst, Bidirectional]` and `GRU[...]` (the same) carry
 # the sizes and flags that decide the shapes of `forward`'s results; `LSTM[...]` carries its
 # `ProjSize` too.  The tyr mypy plugin binds them from the constructor's arguments and routes
-# `rnn(x, h0)` to the `recurrent` shape rule.  Without the plugin they default to `Any`.
+# `rnn(x, h0)` to the `recurrent` shape rule.  `RNNCell[InputSize, HiddenSize]`, `GRUCell` and
+# `LSTMCell` go to `recurrent_cell`.  Without the plugin they default to `Any`.
 # Everything else is as torch types it (the constructors keep their `(*args, **kwargs)` overload).
 
 import weakref
@@ -174,17 +175,17 @@ class RNNCellBase(Module):
     def extra_repr(self) -> str: ...
     def reset_parameters(self) -> None: ...
 
-class RNNCell(RNNCellBase):
+class RNNCell(RNNCellBase, Generic[_InputSize, _HiddenSize]):
     nonlinearity: str
     def __init__(
         self, input_size: int, hidden_size: int, bias: bool = True, nonlinearity: str = "tanh", device=None, dtype=None
     ) -> None: ...
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor: ...
 
-class LSTMCell(RNNCellBase):
+class LSTMCell(RNNCellBase, Generic[_InputSize, _HiddenSize]):
     def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device=None, dtype=None) -> None: ...
     def forward(self, input: Tensor, hx: tuple[Tensor, Tensor] | None = None) -> tuple[Tensor, Tensor]: ...
 
-class GRUCell(RNNCellBase):
+class GRUCell(RNNCellBase, Generic[_InputSize, _HiddenSize]):
     def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device=None, dtype=None) -> None: ...
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor: ...
