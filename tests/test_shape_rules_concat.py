@@ -10,6 +10,7 @@ from test_shape_rules_core import check, dim_of, draw_case, examples, shape, sha
 
 from tyr._symbolic import Expr, const, parse
 from tyr.shape_rules import (
+    directional_split,
     ShapeRuleError,
     Variadic,
     cat,
@@ -132,6 +133,23 @@ def test_tensor_split(symbolic: bool, data: st.DataObject) -> None:
     bound = st.one_of(st.integers(-6, 6).map(const), st.sampled_from(sizes))
     arg = data.draw(st.one_of(st.integers(-1, 4).map(const), st.lists(bound, max_size=4)))
     check(tensor_split, lambda x, a, d: torch.tensor_split(tensor(x), a, d), x, arg, dim_of(data, x), values=values)
+
+
+SPLITS = {"vsplit": torch.vsplit, "hsplit": torch.hsplit, "dsplit": torch.dsplit}
+
+
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_directional_split(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes, max_rank=4))
+    if data.draw(st.integers(0, 4)) == 0:
+        x = with_variadic(data, x, values)
+    op = data.draw(st.sampled_from(sorted(SPLITS)))
+    bound = st.one_of(st.integers(-6, 6).map(const), st.sampled_from(sizes))
+    arg = data.draw(st.one_of(st.integers(-1, 4).map(const), st.lists(bound, max_size=4)))
+    check(directional_split, lambda x, a, o: SPLITS[o](tensor(x), a), x, arg, op, values=values)
 
 
 @SYMBOLIC

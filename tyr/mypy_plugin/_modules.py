@@ -940,6 +940,12 @@ SAME_SHAPE = frozenset(
         "dropout.Dropout3d",
         "dropout.AlphaDropout",
         "dropout.FeatureAlphaDropout",
+        "instancenorm._InstanceNorm",  # (InstanceNorm1d/2d/3d normalise each channel of each sample in place)
+        # a transformer layer or stack gives its input's (`src`'s, `tgt`'s) shape
+        "transformer.TransformerEncoderLayer",
+        "transformer.TransformerDecoderLayer",
+        "transformer.TransformerEncoder",
+        "transformer.TransformerDecoder",
         *(
             "activation." + a
             for a in (

@@ -16,7 +16,7 @@ from mypy.types import AnyType, Type, get_proper_type
 
 from tyr import shape_rules as rules
 from tyr.mypy_plugin._args import Call, NotKnown, is_int_like, literal_int
-from tyr.shape_rules import MaybeShape
+from tyr.shape_rules import MaybeShape, Size
 
 Handler = Callable[[Call, MaybeShape], Type]
 FunctionHandler = Callable[[Call], Type]
@@ -118,14 +118,22 @@ def _quantile(call: Call, shape: MaybeShape) -> Type:
 
 def _tensor_split(call: Call, shape: MaybeShape) -> Type:
     """`x.tensor_split(sections, dim)` / `(indices, dim)`; a tensor of indices or sections gives pieces of unknown number."""
+    return call.tensors(rules.tensor_split(shape, _sections_or_indices(call), _int(call, "dim", 0)))
+
+
+def _directional_split(call: Call, shape: MaybeShape) -> Type:
+    """`x.vsplit(sections)` / `hsplit` / `dsplit`, or `(indices)`."""
+    return call.tensors(rules.directional_split(shape, _sections_or_indices(call), call.op))
+
+
+def _sections_or_indices(call: Call) -> Size | list[Size]:
     actuals = call.actuals("sections", "indices", "tensor_indices_or_sections", "indices_or_sections")
     if not actuals:
         raise NotKnown
     listed = call.sequence_of(actuals[0])
     if listed is None and not is_int_like(actuals[0].type) and call.size_of(actuals[0]) is None:
         raise NotKnown
-    arg = listed if listed is not None else call.size_of(actuals[0])
-    return call.tensors(rules.tensor_split(shape, arg, _int(call, "dim", 0)))
+    return listed if listed is not None else call.size_of(actuals[0])
 
 
 def _aminmax(call: Call, shape: MaybeShape) -> Type:
@@ -159,6 +167,9 @@ METHODS: dict[str, Handler] = {
     "quantile": _quantile,
     "nanquantile": _quantile,
     "tensor_split": _tensor_split,
+    "vsplit": _directional_split,
+    "hsplit": _directional_split,
+    "dsplit": _directional_split,
     "aminmax": _aminmax,
     "kthvalue": _kthvalue,
 }

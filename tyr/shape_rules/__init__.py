@@ -23,6 +23,7 @@ from tyr.shape_rules.concat import (
     cat_repeated,
     chunk,
     column_stack,
+    directional_split,
     dstack,
     hstack,
     piece,
@@ -232,6 +233,7 @@ __all__ = [
     "stack",
     "stack_repeated",
     "tensor_split",
+    "directional_split",
     "unbind",
     "vstack",
     # reductions

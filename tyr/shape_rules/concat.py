@@ -402,6 +402,35 @@ def tensor_split(
     return _pieces(shape, pos, [None] * n)
 
 
+_DIRECTIONS = {"vsplit": (2, 0), "hsplit": (1, 1), "dsplit": (3, 2)}
+"""Each directional split's least rank and the dim it splits (`hsplit` splits dim 0 of a 1-d tensor)."""
+
+
+def directional_split(
+    shape: MaybeShape, sections_or_indices: SizeArg | Sequence[SizeArg], op: str
+) -> tuple[Shape, ...] | None:
+    """`torch.vsplit / hsplit / dsplit(x, sections_or_indices)`: `tensor_split` along dim 0, 1 (0 for a
+    1-d tensor) or 2 of a tensor of at least 2, 1 or 3 dims; a number of sections must divide the dim."""
+    least, dim = _DIRECTIONS[op]
+    if shape is None:
+        return None
+    if rank(shape) is not None and len(shape) < least:
+        raise ShapeRuleError(f"{op}: needs a tensor of at least {least} dims, got {show_shape(shape)}")
+    if op == "hsplit":
+        if rank(shape) is None and min_rank(shape) < 2:
+            return None
+        dim = 1 if min_rank(shape) >= 2 else 0
+    if not (isinstance(sections_or_indices, (Expr, int)) or sections_or_indices is None):
+        return tensor_split(shape, sections_or_indices, dim)
+    pos, size = _split_dim(shape, dim, op)
+    n = const_of(as_size(sections_or_indices))
+    if pos is None or size is None or n is None:
+        return None
+    if n <= 0 or size.const_value is not None and size.const_value % n:
+        raise ShapeRuleError(f"{op}: dimension {dim} ({show(size)}) of {show_shape(shape)} does not divide into {n} sections")
+    return _pieces(shape, pos, [size // n] * n)  # a symbol divided is a multiple of the divisor (§6)
+
+
 def unbind(shape: MaybeShape, dim: int = 0) -> tuple[Shape, ...] | None:
     """`x.unbind(dim)`: one piece per index along `dim`, each without that dim."""
     if shape is None:
