@@ -137,10 +137,12 @@ def run_mypy(name: str, config: Path, cache: Path, cwd: Path, targets: list[Path
     Python starts without `site` (`-S`): mypy takes its package search path from
     `sys.path`, and the `.pth` file of a checkout set up by `scripts/setup.sh` would
     otherwise show tyr's stubs to plain mypy too.  For the tyr run the stubs directory
-    is on the path, as site-packages holds them for an installed tyr.
+    is on the path, as site-packages holds them for an installed tyr.  The project's folder is
+    not (`PYTHONSAFEPATH`): a project's own `logging.py` (torchtitan's tools) would shadow the
+    standard library's in mypy itself.
     """
     path = [*([str(ROOT), str(STUBS)] if name.startswith("tyr") else []), sysconfig.get_paths()["purelib"]]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path), "PYTHONSAFEPATH": "1"}
     env.pop("MYPYPATH", None)
     command = [sys.executable, "-S", "-m", "mypy", "--config-file", str(config), "--cache-dir", str(cache)]
     command += ["--no-error-summary", "--no-pretty", "--show-error-codes", "--show-traceback"]

@@ -32,3 +32,15 @@ def test_tyr_adds_no_error(runs: dict[str, Run], plain: str, with_tyr: str) -> N
 def test_the_programs_are_checked(runs: dict[str, Run]) -> None:
     """Each program does give mypy's own errors (so the comparison above compares something)."""
     assert {e.path for e in runs["plain"].errors} == {p.name for p in PROJECT.glob("*.py")}
+
+
+def test_a_project_module_named_like_the_standard_library(tmp_path: Path) -> None:
+    """A project's own `logging.py` (torchtitan's tools) is no module of mypy's: mypy runs with the
+    project's folder off its path, and checks the project."""
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "logging.py").write_text('raise ImportError("the project\'s logging, not the standard library\'s")\n')
+    (project / "model.py").write_text("x: int = 'one'\n")
+    runs = check_project(project, tmp_path / "work", {}, ["plain"])
+    assert not runs["plain"].crashes
+    assert [(e.path, e.line) for e in runs["plain"].errors] == [("model.py", 1)]
