@@ -293,7 +293,10 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
     target = body.targets.get(id(ctx.context))
     if isinstance(target, NameExpr):
         _settle_loop_carried(ctx.api, target)
-    if union_receiver(ctx) is not None:  # the value assigned is the union of the members' results
+    whole = union_receiver(ctx)
+    if whole is not None and not all(_is_tensor(member) for member in whole.items):
+        # The value assigned is the union of the members' results, of which this is the tensor's
+        # (`loss / n` on `Any | Tensor | int`).  (Tensor members all give what their results share.)
         return result
     if target is None and isinstance(ctx.context, OpExpr) and id(ctx.context.left) in body.in_place:
         assert isinstance(ctx.context.left, NameExpr)
