@@ -17,7 +17,7 @@ from tyr.shape_rules.core import (
     is_one,
     min_rank,
     never_one,
-    provably_at_least,
+    may_be_minus_one,
     same,
     show,
     show_shape,
@@ -201,7 +201,7 @@ def expand(shape: MaybeShape, sizes: Sequence[SizeArg], op: str = "expand") -> M
             continue
         if k:
             out.append(have)
-        elif w is not None and not provably_at_least(w, 0):
+        elif may_be_minus_one(w):
             # `b - 2` is -1 at `b = 1`, where torch keeps the dim: the size is `have` or `w`
             out.append(have if have is not None and never_one(have) else None)
         elif have is None:

@@ -15,6 +15,8 @@ as mypy treats distinct type variables.  An unknown size never causes an error.
 
 from __future__ import annotations
 
+import math
+
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -158,6 +160,18 @@ def _floordiv_lower_bound(atom: FloorDiv) -> int | None:
     if den is not None:
         return num // den if den > 0 else None
     return 0 if (_lower_bound(atom.den) or 0) >= 1 else None
+
+
+def may_be_minus_one(size: Size) -> bool:
+    """A symbolic size argument that is -1 at some sizes (`b - 2` at `b = 1`), where a view infers
+    the dim instead.  Not one that is never negative, nor one whose terms' coefficients share a
+    factor that does not divide its distance to -1 (`2*M - 8`); and a size with a division (a
+    conv's output, `((T - 1)//2 - 1)//2`) is read as §6 reads it, as the size of a valid run."""
+    if size is None or size.const_value is not None or size.has_division or provably_at_least(size, 0):
+        return False
+    constant = sum(coeff for mono, coeff in size.terms if not mono)
+    step = math.gcd(*(coeff for mono, coeff in size.terms if mono))
+    return (-1 - constant) % step == 0
 
 
 def provably_at_least(size: Expr, bound: Expr | int) -> bool:

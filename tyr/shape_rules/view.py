@@ -23,7 +23,7 @@ from tyr.shape_rules.core import (
     never_one,
     numel,
     product,
-    provably_at_least,
+    may_be_minus_one,
     rank,
     show,
     show_shape,
@@ -57,7 +57,7 @@ def infer_sizes(total: Size, wanted: Sequence[SizeArg], op: str, what: str) -> t
     if not minus:
         # A size such as `b - 2` is -1 at `b = 1`, where torch infers that dim instead: its value
         # there is the inferred one, so it is unknown, and the element counts may agree.
-        maybe_minus = [i for i, s in enumerate(sizes) if s is not None and not provably_at_least(s, 0)]
+        maybe_minus = [i for i, s in enumerate(sizes) if may_be_minus_one(s)]
         if maybe_minus:
             return tuple(None if i in maybe_minus else s for i, s in enumerate(sizes))
         if differ(total, others):
