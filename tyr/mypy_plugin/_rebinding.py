@@ -293,17 +293,20 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
     target = body.targets.get(id(ctx.context))
     if isinstance(target, NameExpr):
         _settle_loop_carried(ctx.api, target)
+    if target is None and isinstance(ctx.context, OpExpr) and id(ctx.context.left) in body.in_place:
+        assert isinstance(ctx.context.left, NameExpr)
+        target = ctx.context.left
+    spine = body.spines.get(id(ctx.context)) if target is None else None
+    if target is None and spine is None:
+        return result  # (most calls: nothing is assigned their value)
     whole = union_receiver(ctx)
     if whole is not None and not all(_is_tensor(member) for member in whole.items):
         # The value assigned is the union of the members' results, of which this is the tensor's
         # (`loss / n` on `Any | Tensor | int`).  (Tensor members all give what their results share.)
         return result
-    if target is None and isinstance(ctx.context, OpExpr) and id(ctx.context.left) in body.in_place:
-        assert isinstance(ctx.context.left, NameExpr)
-        target = ctx.context.left
     if target is None:
-        spine = body.spines.get(id(ctx.context))
-        if spine is not None and isinstance(get_proper_type(result), AnyType):
+        assert spine is not None
+        if isinstance(get_proper_type(result), AnyType):
             _assigned(ctx, body, spine, result)  # `m = untyped(v) @ m`: the value is this `Any`
         return result
     index = body.picked.get(id(ctx.context))
