@@ -10,11 +10,8 @@ from __future__ import annotations
 from mypy.plugin import FunctionSigContext
 from mypy.types import FunctionLike, NoneType, Type, UnionType
 
-_OPTIONAL_SIZES = "optional sizes"
-"""`int | None | Sequence[int | None]`: an output size where None keeps the input's."""
-
-WIDENED: dict[str, dict[str, str]] = {
-    f"torch.nn.functional.{name}": {"output_size": _OPTIONAL_SIZES}
+WIDENED: dict[str, str] = {
+    f"torch.nn.functional.{name}": "output_size"
     for name in (
         "adaptive_max_pool1d",
         "adaptive_max_pool2d",
@@ -24,22 +21,19 @@ WIDENED: dict[str, dict[str, str]] = {
         "adaptive_max_pool3d_with_indices",
     )
 }
-"""For each function, the arguments whose annotation is widened, and to what."""
+"""For each function, the output size argument that takes `int | None | Sequence[int | None]`
+(None keeps the input's size)."""
 
 
 def widened_signature(ctx: FunctionSigContext, fullname: str) -> FunctionLike:
-    """The call's signature (an item of an overload: mypy asks for each) with `WIDENED`'s arguments."""
+    """The call's signature (an item of an overload: mypy asks for each) with `WIDENED`'s argument."""
     signature = ctx.default_signature
-    wanted = WIDENED.get(fullname, {})
-    types = [
-        _widened(ctx, wanted[name]) if name is not None and name in wanted else t
-        for name, t in zip(signature.arg_names, signature.arg_types)
-    ]
+    wanted = WIDENED[fullname]
+    types = [_optional_sizes(ctx) if name == wanted else t for name, t in zip(signature.arg_names, signature.arg_types)]
     return signature.copy_modified(arg_types=types)
 
 
-def _widened(ctx: FunctionSigContext, kind: str) -> Type:
-    assert kind == _OPTIONAL_SIZES
+def _optional_sizes(ctx: FunctionSigContext) -> Type:
     size = ctx.api.named_generic_type("builtins.int", [])
     optional = UnionType([size, NoneType()])
     return UnionType([size, NoneType(), ctx.api.named_generic_type("typing.Sequence", [optional])])

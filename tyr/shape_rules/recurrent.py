@@ -16,6 +16,7 @@ from typing import Literal
 from tyr._symbolic import const
 from tyr.shape_rules.core import (
     MaybeShape,
+    Shape,
     ShapeRuleError,
     Size,
     differ,
@@ -84,8 +85,12 @@ def _check_state(mode: str, name: str, state: MaybeShape, want: tuple[Size, ...]
     if rank(state) is not None and len(state) != len(want) or min_rank(state) > len(want):
         kind = "a batched 3-d" if batched else "an unbatched 2-d"
         raise ShapeRuleError(f"{mode}: for {kind} input, {name} must be {len(want)}-d, not {show_shape(state)}")
-    if variadic_index(state) is not None:
-        return
+    if variadic_index(state) is None:
+        _check_sizes(mode, name, state, want)
+
+
+def _check_sizes(mode: str, name: str, state: Shape, want: tuple[Size, ...]) -> None:
+    """Each dim of a state of the right rank (no Variadic) against the shape it must have."""
     for i, (have, need) in enumerate(zip(sizes(state), want)):
         if differ(have, need):
             raise ShapeRuleError(
@@ -136,9 +141,4 @@ def _check_cell_state(mode: str, name: str, state: MaybeShape, want: tuple[Size,
         raise ShapeRuleError(
             f"{mode}: {name} {show_shape(state)} must have the input's {len(want)} dims, like {show_shape(want)}"
         )
-    for i, (have, need) in enumerate(zip(sizes(state), want)):
-        if differ(have, need):
-            raise ShapeRuleError(
-                f"{mode}: dim {i} of {name} {show_shape(state)} is {show(have)}, expected {show(need)} "
-                f"(the expected shape is {show_shape(want)})"
-            )
+    _check_sizes(mode, name, state, want)
