@@ -65,7 +65,6 @@ from mypy.types import (
     Type,
     TypeOfAny,
     TypeVarTupleType,
-    UnionType,
     get_proper_type,
 )
 
@@ -361,7 +360,8 @@ class TyrPlugin(Plugin):
         if fullname == _dims.FLOAT_POWER:
             return _guarded(_dims.float_power_hook, _returned, lookup=self.lookup_info)
         if owner in (_names.INT, _names.DIM) and method in _dims.OPERATORS:
-            return self._settled(_guarded(_dims.arithmetic_hook, _returned, method=method, lookup=self.lookup_info))
+            hook = self._settled(_guarded(_dims.arithmetic_hook, _returned, method=method, lookup=self.lookup_info))
+            return partial(_on_size, hook)
         mutation = _plain.mutation_kind(self.lookup_info(owner) if " " not in owner else None, method, fullname)
         if mutation is not None:
             return _guarded(_plain.mutation_hook, _returned, kind=mutation, method=method, lookup=self.lookup_info)
@@ -498,19 +498,16 @@ class TyrPlugin(Plugin):
                     return None  # not analysed yet: decide later
                 self._attributes[key] = None
                 return None  # a method or property, or an attribute mypy finds elsewhere (__getattr__)
-            if (
-                var.is_inferred
-                and not var.explicit_self_type
-                and _holds_shape(var.type)
-                and info is not None
-                and sum(self_assignments(base.defn, attribute) for base in info.mro[:-1]) > 1
-            ):
+            assert info is not None
+            assigned = var.is_inferred and not var.explicit_self_type
+            shapes = (var.is_inferred or bool(info.type_vars)) and mentions_shapes(var.type)
+            if assigned and shapes and sum(self_assignments(base.defn, attribute) for base in info.mro[:-1]) > 1:
                 handling = "unshaped"
-            elif var.is_inferred and _jaxtyping_names.mentions_names(var.type):
+            elif var.is_inferred and shapes and _jaxtyping_names.mentions_names(var.type):
                 handling = "one call's names"
-            elif info is not None and info.type_vars and mentions_shapes(var.type):
+            elif info.type_vars and shapes:
                 handling = "normalise"
-            elif var.is_inferred and not var.explicit_self_type and _plain.has_sizes(var.type):
+            elif assigned and _plain.has_sizes(var.type):
                 handling = "assigned"
         self._attributes[key] = handling
         return handling
@@ -608,6 +605,11 @@ def _unbound_or(
     return other(ctx) if other is not None else ctx.default_return_type
 
 
+def _on_size(hook: Callable[[MethodContext], Type], ctx: MethodContext) -> Type:
+    """`hook` for an operator called on a size; mypy's own type for the arithmetic of plain ints."""
+    return hook(ctx) if _dims.on_size(ctx) else ctx.default_return_type
+
+
 def _type_has_sizes(t: Type) -> bool:
     """Whether a callee's type has a size anywhere in its parameters or result (`Tensor[B, 3]`, `Linear[D, D]`, `Dim`)."""
     p = get_proper_type(t)
@@ -665,13 +667,6 @@ def _signature(ctx: FunctionSigContext | MethodSigContext) -> FunctionLike:
 
 def _attribute(ctx: AttributeContext) -> Type:
     return ctx.default_attr_type
-
-
-def _holds_shape(typ: Type) -> bool:
-    """A tensor with a shape or a `Dim`, possibly optional (`Tensor[2, 0, 8]`, `Tensor[3] | None`, `Dim[D]`)."""
-    t = get_proper_type(typ)
-    items = t.items if isinstance(t, UnionType) else [t]
-    return any(mentions_shapes(item) for item in items)
 
 
 def _top_level(fullname: str) -> str:

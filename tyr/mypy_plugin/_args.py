@@ -9,7 +9,7 @@ tuple reads the tuple's items.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from mypy.checker import TypeChecker
 from mypy.nodes import (
@@ -60,8 +60,7 @@ MISSING = object()
 """An argument that was not given (the rule's default applies)."""
 
 
-@dataclass(frozen=True)
-class Actual:
+class Actual(NamedTuple):  # a named tuple: a call builds one per argument, a frozen dataclass costs more
     type: Type
     expr: Expression
     kind: ArgKind

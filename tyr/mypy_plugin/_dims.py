@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from mypy.nodes import ARG_POS
 from mypy.plugin import FunctionContext, MethodContext
-from mypy.types import Instance, LiteralType, Type, get_proper_type
+from mypy.types import Instance, LiteralType, Type, TypeVarType, get_proper_type
 
 from tyr._symbolic import Expr, const
 from tyr.mypy_plugin import _names
@@ -52,6 +52,15 @@ _MAX_POWER = 8  # `d ** k` is the product of k factors; a larger k is left to my
 def _is_dim(t: Type) -> bool:
     p = get_proper_type(t)
     return isinstance(p, LiteralType) or (isinstance(p, Instance) and p.type.fullname == _names.DIM)
+
+
+def on_size(ctx: MethodContext) -> bool:
+    """Whether an operator is called on what `arithmetic_hook` can read a size from (cheap: most
+    arithmetic is on plain ints, and the hook gives mypy's type for it)."""
+    p = get_proper_type(ctx.type)
+    if isinstance(p, Instance):
+        return p.last_known_value is not None or p.type.fullname in (_names.DIM, _names.DIM_EXPR)
+    return isinstance(p, (LiteralType, TypeVarType))
 
 
 def arithmetic_hook(ctx: MethodContext, method: str, lookup: Lookup) -> Type:

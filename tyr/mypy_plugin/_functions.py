@@ -9,7 +9,6 @@ reuses the method's handler with its first argument as the receiver (`_tensors.r
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Literal
 
 from mypy.nodes import ARG_POS, Expression, FloatExpr, IntExpr, ListExpr, NameExpr, TupleExpr, UnaryExpr
@@ -514,7 +513,7 @@ def _optional(call: Call, *names: str) -> MaybeShape:
     if not actuals or call.is_none(actuals[0]):
         return None
     tensor = unless_none(actuals[0].type)
-    return call.shape_of(actuals[0] if tensor is None else replace(actuals[0], type=tensor))
+    return call.shape_of(actuals[0] if tensor is None else actuals[0]._replace(type=tensor))
 
 
 def _may_be_none(call: Call, *names: str) -> bool:

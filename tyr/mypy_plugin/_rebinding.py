@@ -36,6 +36,7 @@ A name rebound where no hook runs at all (`z = k if c else z`, with `z` typed af
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cached_property
 from typing import Union
 
 from mypy.binder import CurrentType
@@ -96,7 +97,7 @@ from tyr.mypy_plugin._args import literal_int
 from tyr.mypy_plugin._jaxtyping_imports import imports_shapes
 from tyr.mypy_plugin._partials import forget_inferred
 from tyr.mypy_plugin._receivers import union_receiver
-from tyr.mypy_plugin._statements import jumps_after, unconditional, walk
+from tyr.mypy_plugin._statements import placed
 from tyr.mypy_plugin._trials import failed_attempt, has_new_errors
 from tyr.mypy_plugin._types import mentions_shapes, shape_class
 
@@ -117,10 +118,6 @@ class _Body:
         self.assigned: dict[int, int] = {}  # the id of a variable: how many assignments name it
         self.augmented: dict[int, int] = {}  # the id of a variable: how many `+=` & co. name it
         self.attributes: set[int] = set()  # the ids of variables assigned an attribute (`w = self.weight`)
-        # Whether the function's signature has shapes (`Tensor[B, T]`, `Dim[D]`).  A function without
-        # declares a rebound tensor name the tensor of unknown shape, as torch's types do, so that mypy
-        # reports assigning it what is no tensor on that line, as without tyr (`Any` would take it).
-        self.shaped = isinstance(owner, FuncItem) and _signature_has_shapes(owner)
         # the ids of names assigned where a jump always follows in the block (`if c: y = f(y); return y`)
         self.jumping: set[int] = set()
         self.loops: dict[int, Target] = {}  # the id of a `for` loop's iterable: the loop's index
@@ -132,15 +129,14 @@ class _Body:
         # declared there is what the paths that skip the block read
         self.jumping_aside: set[int] = set()
         statements = owner.body.body if isinstance(owner, FuncItem) else owner.defs
-        jumping = jumps_after(statements)
-        aside = jumping - {id(stmt) for stmt in unconditional(statements)}
-        for stmt in walk(statements):
+        for stmt, jumps_after, conditional in placed(statements):
             if isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1 and stmt.type is None:
                 self._pair(stmt.lvalues[0], stmt.rvalue)
-                if id(stmt) in jumping:
-                    self.jumping |= {id(name) for name in _names_in(stmt.lvalues[0])}
-                if id(stmt) in aside:
-                    self.jumping_aside |= {id(name) for name in _names_in(stmt.lvalues[0])}
+                if jumps_after:
+                    names = {id(name) for name in _names_in(stmt.lvalues[0])}
+                    self.jumping |= names
+                    if conditional:
+                        self.jumping_aside |= names
             elif isinstance(stmt, OperatorAssignmentStmt):
                 self._count(stmt.lvalue, self.augmented)
                 if isinstance(stmt.lvalue, NameExpr):
@@ -151,6 +147,13 @@ class _Body:
                 self.loops[id(stmt.expr)] = stmt.index
                 self._count(stmt.index)
                 self.indexes |= {id(name) for name in _names_in(stmt.index)}
+
+    @cached_property
+    def shaped(self) -> bool:
+        """Whether the function's signature has shapes (`Tensor[B, T]`, `Dim[D]`).  A function without
+        declares a rebound tensor name the tensor of unknown shape, as torch's types do, so that mypy
+        reports assigning it what is no tensor on that line, as without tyr (`Any` would take it)."""
+        return isinstance(self.owner, FuncItem) and _signature_has_shapes(self.owner)
 
     def _pair(self, target: Expression, value: Expression) -> None:
         if isinstance(value, ConditionalExpr):  # `x = f(x) if c else g(x)`: either branch is the value

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
 
 from mypy.nodes import (
     Block,
@@ -27,50 +28,62 @@ from mypy.nodes import (
 )
 
 
-def walk(statements: list[Statement]) -> Iterator[Statement]:
-    """Every statement, nested blocks included (not the bodies of nested functions or classes)."""
-    for stmt in statements:
-        yield stmt
-        for block in _inner_blocks(stmt):
-            yield from walk(block.body)
-
-
-def jumps_after(statements: list[Statement]) -> set[int]:
-    """The statements (by id) that a `return`, `raise`, `break` or `continue` later in their own block
-    always follows: their path never reaches the end of the block."""
-    found: set[int] = set()
-    jumps = False
-    for stmt in reversed(statements):
-        if isinstance(stmt, (ReturnStmt, RaiseStmt, BreakStmt, ContinueStmt)):
-            jumps = True
-        elif jumps:
-            found.add(id(stmt))
-        for block in _inner_blocks(stmt):
-            found |= jumps_after(block.body)
+def walk(statements: list[Statement]) -> list[Statement]:
+    """Every statement, nested blocks included (not the bodies of nested functions or classes), in order."""
+    found: list[Statement] = []
+    _walk(statements, found)
     return found
 
 
-def unconditional(statements: list[Statement]) -> Iterator[Statement]:
-    """The statements a body runs whenever it runs on: its own, and those of the `with` blocks among
-    them (not of a branch, a loop or a `try`)."""
+def _walk(statements: list[Statement], found: list[Statement]) -> None:
     for stmt in statements:
-        yield stmt
-        if isinstance(stmt, WithStmt):
-            yield from unconditional(stmt.body.body)
+        found.append(stmt)
+        for block in _inner_blocks(stmt):
+            _walk(block.body, found)
+
+
+class Placed(NamedTuple):
+    """A statement, and where it stands in the flow of its function's body."""
+
+    stmt: Statement
+    jumps_after: bool  # a `return`, `raise`, `break` or `continue` later in its own block always follows it
+    conditional: bool  # in a branch, a loop or a `try` (a body runs its own statements and its `with` blocks')
+
+
+def placed(statements: list[Statement]) -> list[Placed]:
+    """Every statement as `walk` gives them, each with its place in the flow."""
+    found: list[Placed] = []
+    _place(statements, False, found)
+    return found
+
+
+def _place(statements: list[Statement], conditional: bool, found: list[Placed]) -> None:
+    last_jump = -1
+    for i, stmt in enumerate(statements):
+        if isinstance(stmt, _JUMPS):
+            last_jump = i
+    for i, stmt in enumerate(statements):
+        found.append(Placed(stmt, i < last_jump, conditional))
+        for block in _inner_blocks(stmt):
+            _place(block.body, conditional or not isinstance(stmt, WithStmt), found)
+
+
+_JUMPS = (ReturnStmt, RaiseStmt, BreakStmt, ContinueStmt)
 
 
 def _inner_blocks(stmt: Statement) -> list[Block]:
-    if isinstance(stmt, Block):
-        return [stmt]
-    if isinstance(stmt, IfStmt):
-        return [b for b in (*stmt.body, stmt.else_body) if b is not None]
-    if isinstance(stmt, (ForStmt, WhileStmt)):
-        return [b for b in (stmt.body, stmt.else_body) if b is not None]
-    if isinstance(stmt, WithStmt):
-        return [stmt.body]
-    if isinstance(stmt, TryStmt):
-        return [b for b in (stmt.body, *stmt.handlers, stmt.else_body, stmt.finally_body) if b is not None]
-    return []
+    blocks = _BLOCKS.get(type(stmt))  # by exact class: most statements have none, and a dict says so at once
+    return [b for b in blocks(stmt) if b is not None] if blocks is not None else []
+
+
+_BLOCKS: dict[type[Statement], Callable[[Any], tuple[Block | None, ...]]] = {
+    Block: lambda s: (s,),
+    IfStmt: lambda s: (*s.body, s.else_body),
+    ForStmt: lambda s: (s.body, s.else_body),
+    WhileStmt: lambda s: (s.body, s.else_body),
+    WithStmt: lambda s: (s.body,),
+    TryStmt: lambda s: (s.body, *s.handlers, s.else_body, s.finally_body),
+}
 
 
 def methods(cls: ClassDef) -> Iterator[FuncDef]:
