@@ -13,7 +13,7 @@ from torch import nn
 
 from tyr._symbolic import Expr, const
 from tyr.shape_rules import ShapeRuleError
-from tyr.shape_rules.nn_modules import batch_norm_nd, multihead_attention
+from tyr.shape_rules.nn_modules import batch_norm_nd, instance_norm_nd, multihead_attention
 
 SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])
 
@@ -35,6 +35,26 @@ def test_batch_norm_nd(symbolic: bool, data: st.DataObject) -> None:
     module = {1: nn.BatchNorm1d, 2: nn.BatchNorm2d, 3: nn.BatchNorm3d}[n](features)
     module.eval()  # running statistics: no "more than one value per channel" rule in play
     check(lambda x: batch_norm_nd(x, const(features), n), lambda x: module(torch.zeros(x)), x, values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_instance_norm_nd(symbolic: bool, data: st.DataObject) -> None:
+    """With affine weights torch checks the channels; the rule is then given `num_features`."""
+    sizes, values = draw_case(data, symbolic)
+    n = data.draw(st.sampled_from([1, 2, 3]))
+    features = data.draw(st.integers(1, 4))
+    if data.draw(st.integers(0, 2)):  # mostly a rank the module takes, with its channels or others
+        rank = data.draw(st.sampled_from([n + 1, n + 2]))
+        channels = data.draw(st.sampled_from([const(features), *sizes]))
+        x = (*data.draw(shapes_from(sizes, rank - n - 1, rank - n - 1)), channels, *data.draw(shapes_from(sizes, n, n)))
+    else:
+        x = data.draw(shapes_from(sizes, min_rank=1, max_rank=5))
+    norm = {1: nn.InstanceNorm1d, 2: nn.InstanceNorm2d, 3: nn.InstanceNorm3d}[n]
+    module = norm(features, affine=True, track_running_stats=True)
+    module.eval()  # running statistics: no "more than 1 spatial element" rule in play
+    check(lambda x: instance_norm_nd(x, const(features), n), lambda x: module(torch.zeros(x)), x, values=values)
 
 
 def _mha_case(data: st.DataObject) -> dict[str, Any]:

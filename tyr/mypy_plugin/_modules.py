@@ -73,10 +73,15 @@ class Param:
     # arguments that, all given a literal False, leave the size unchecked by torch (unknown here):
     # a `BatchNorm2d(16, affine=False, track_running_stats=False)` has no weight and no running stats
     unused_without: tuple[str, ...] = ()
+    # an argument that, unless given a literal True, leaves the size unchecked by torch: an
+    # `InstanceNorm2d(16)` checks its channels only with `affine=True` (it warns otherwise)
+    used_with: str | None = None
 
 
-def _size(*names: str, same_as: int | None = None, unused_without: tuple[str, ...] = ()) -> Param:
-    return Param(names, "size", same_as=same_as, unused_without=unused_without)
+def _size(
+    *names: str, same_as: int | None = None, unused_without: tuple[str, ...] = (), used_with: str | None = None
+) -> Param:
+    return Param(names, "size", same_as=same_as, unused_without=unused_without, used_with=used_with)
 
 
 def _sizes(*names: str) -> Param:
@@ -214,7 +219,9 @@ def constructor_hook(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Typ
             args.extend(_constructor_sizes(call, param))
         elif param.kind == "size":
             actuals = call.actuals(*param.names)
-            if param.unused_without and all(_literally_false(call, name) for name in param.unused_without):
+            if param.unused_without and all(_literal_flag(call, name) is False for name in param.unused_without):
+                args.append(UNKNOWN)
+            elif param.used_with is not None and _literal_flag(call, param.used_with) is not True:
                 args.append(UNKNOWN)
             elif (not actuals or call.is_none(actuals[0])) and param.same_as is not None:
                 args.append(args[param.same_as])
@@ -227,14 +234,16 @@ def constructor_hook(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Typ
     return default.copy_modified(args=args)
 
 
-def _literally_false(call: Call, name: str) -> bool:
+def _literal_flag(call: Call, name: str) -> object:
+    """The constant given for a flag (`True`, `False`); None where it is not given or not constant
+    (a variable, `**kwargs`: it may be either)."""
     actuals = call.actuals(name)
     if not actuals:
-        return False
+        return None
     try:
-        return _static_value(_argument_type(call, actuals[0]), call.scope) is False
-    except NotKnown:  # a flag from a variable or `**kwargs`: it may be true
-        return False
+        return _static_value(_argument_type(call, actuals[0]), call.scope)
+    except NotKnown:
+        return None
 
 
 def _constructor_sizes(call: Call, param: Param) -> list[Type]:
@@ -565,6 +574,18 @@ def _batch_norm_forward(module: Module, inputs: Sequence[Type]) -> Type:
 
 _BATCH_NORM_FEATURES = _size("num_features", unused_without=("affine", "track_running_stats"))
 _BATCH_NORM_RANKS = {f"{_NN}batchnorm.BatchNorm{n}d": n for n in (1, 2, 3)}
+
+
+def _instance_norm_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    for base in module.instance.type.mro:
+        n = _INSTANCE_NORM_RANKS.get(base.fullname)
+        if n is not None:
+            return module.scope.tensor_type(nn_modules.instance_norm_nd(_input(module, inputs), module.size(0), n))
+    return module.scope.tensor_type(_input(module, inputs))
+
+
+_INSTANCE_NORM_FEATURES = _size("num_features", used_with="affine")
+_INSTANCE_NORM_RANKS = {f"{_NN}instancenorm.InstanceNorm{n}d": n for n in (1, 2, 3)}
 
 
 def _multihead_attention_forward(module: Module, inputs: Sequence[Type]) -> Type:
@@ -940,7 +961,6 @@ SAME_SHAPE = frozenset(
         "dropout.Dropout3d",
         "dropout.AlphaDropout",
         "dropout.FeatureAlphaDropout",
-        "instancenorm._InstanceNorm",  # (InstanceNorm1d/2d/3d normalise each channel of each sample in place)
         # a transformer layer or stack gives its input's (`src`'s, `tgt`'s) shape
         "transformer.TransformerEncoderLayer",
         "transformer.TransformerDecoderLayer",
@@ -1007,6 +1027,8 @@ SPECS: dict[str, Spec] = {
     _NN + "batchnorm.BatchNorm2d": Spec((_BATCH_NORM_FEATURES,), _batch_norm_forward),
     _NN + "batchnorm.BatchNorm3d": Spec((_BATCH_NORM_FEATURES,), _batch_norm_forward),
     _NN + "batchnorm.SyncBatchNorm": Spec((_BATCH_NORM_FEATURES,), _batch_norm_forward),
+    _NN + "instancenorm._InstanceNorm": Spec((_INSTANCE_NORM_FEATURES,), _instance_norm_forward),
+    **{name: Spec((_INSTANCE_NORM_FEATURES,), _instance_norm_forward) for name in _INSTANCE_NORM_RANKS},
     _NN + "conv.Conv1d": Spec(_CONV, _conv_forward(1)),
     _NN + "conv.Conv2d": Spec(_CONV, _conv_forward(2)),
     _NN + "conv.Conv3d": Spec(_CONV, _conv_forward(3)),

@@ -48,6 +48,26 @@ def batch_norm_nd(input: MaybeShape, num_features: Size, n: int) -> MaybeShape:
     return batch_norm(input, (num_features,))
 
 
+def instance_norm_nd(input: MaybeShape, num_features: Size, n: int) -> MaybeShape:
+    """`nn.InstanceNorm{n}d(num_features)(input)`: `(C, *n dims)` or `(N, C, *n dims)`, the input's shape.
+
+    `num_features` is the channel count torch checks (None where it does not: without `affine`).
+    """
+    wanted = (n + 1, n + 2)
+    r = rank(input) if input is not None else None
+    if input is None or r is None:
+        return input
+    if r not in wanted:
+        raise ShapeRuleError(f"instance_norm{n}d: expected a {wanted[0]}D or {wanted[1]}D input, got {show_shape(input)}")
+    channels = sizes(input)[r - n - 1]
+    if differ(channels, num_features):
+        raise ShapeRuleError(
+            f"instance_norm{n}d: dimension {r - n - 1} of the input {show_shape(input)} is {show(channels)} "
+            f"channels, but num_features is {show(num_features)}"
+        )
+    return input
+
+
 def multihead_attention(
     query: MaybeShape,
     key: MaybeShape,
