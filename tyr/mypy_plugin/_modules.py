@@ -563,12 +563,20 @@ def _group_norm_forward(module: Module, inputs: Sequence[Type]) -> Type:
     return module.scope.tensor_type(nnf.group_norm(_input(module, inputs), groups, weight))
 
 
+def _spatial_dims(module: Module, ranks: dict[str, int]) -> int | None:
+    """The n of a module whose class is, or derives from, one of `ranks`' n-d classes (`BatchNorm2d`: 2)."""
+    for base in module.instance.type.mro:
+        n = ranks.get(base.fullname)
+        if n is not None:
+            return n
+    return None
+
+
 def _batch_norm_forward(module: Module, inputs: Sequence[Type]) -> Type:
     channels = module.size(0)
-    for base in module.instance.type.mro:
-        n = _BATCH_NORM_RANKS.get(base.fullname)
-        if n is not None:
-            return module.scope.tensor_type(nn_modules.batch_norm_nd(_input(module, inputs), channels, n))
+    n = _spatial_dims(module, _BATCH_NORM_RANKS)
+    if n is not None:
+        return module.scope.tensor_type(nn_modules.batch_norm_nd(_input(module, inputs), channels, n))
     return module.scope.tensor_type(nnf.batch_norm(_input(module, inputs), (channels,)))
 
 
@@ -577,11 +585,10 @@ _BATCH_NORM_RANKS = {f"{_NN}batchnorm.BatchNorm{n}d": n for n in (1, 2, 3)}
 
 
 def _instance_norm_forward(module: Module, inputs: Sequence[Type]) -> Type:
-    for base in module.instance.type.mro:
-        n = _INSTANCE_NORM_RANKS.get(base.fullname)
-        if n is not None:
-            return module.scope.tensor_type(nn_modules.instance_norm_nd(_input(module, inputs), module.size(0), n))
-    return module.scope.tensor_type(_input(module, inputs))
+    n = _spatial_dims(module, _INSTANCE_NORM_RANKS)
+    if n is not None:
+        return module.scope.tensor_type(nn_modules.instance_norm_nd(_input(module, inputs), module.size(0), n))
+    return module.scope.tensor_type(_input(module, inputs))  # a lazy instance norm: its input's shape
 
 
 _INSTANCE_NORM_FEATURES = _size("num_features", used_with="affine")

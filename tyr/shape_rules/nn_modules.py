@@ -35,16 +35,21 @@ def _fixed(shape: MaybeShape) -> tuple[Size, ...] | None:
     return sizes(shape)
 
 
+def _check_rank(op: str, input: MaybeShape, wanted: tuple[int, ...]) -> int | None:
+    """The input's rank, one of those a module takes (None where it is open)."""
+    r = rank(input) if input is not None else None
+    if r is not None and r not in wanted:
+        expected = " or ".join(f"{w}D" for w in wanted)
+        raise ShapeRuleError(f"{op}: expected a {expected} input, got {show_shape(input)}")
+    return r
+
+
 def batch_norm_nd(input: MaybeShape, num_features: Size, n: int) -> MaybeShape:
     """`nn.BatchNorm{n}d(num_features)(input)`: `(N, C)` or `(N, C, L)` for n = 1, `(N, C, *n dims)` otherwise.
 
     The module checks the rank before the functional op checks the channels (`batch_norm`).
     """
-    wanted = (2, 3) if n == 1 else (n + 2,)
-    r = rank(input) if input is not None else None
-    if r is not None and r not in wanted:
-        expected = " or ".join(f"{w}D" for w in wanted)
-        raise ShapeRuleError(f"batch_norm{n}d: expected a {expected} input, got {show_shape(input)}")
+    _check_rank(f"batch_norm{n}d", input, (2, 3) if n == 1 else (n + 2,))
     return batch_norm(input, (num_features,))
 
 
@@ -53,12 +58,9 @@ def instance_norm_nd(input: MaybeShape, num_features: Size, n: int) -> MaybeShap
 
     `num_features` is the channel count torch checks (None where it does not: without `affine`).
     """
-    wanted = (n + 1, n + 2)
-    r = rank(input) if input is not None else None
+    r = _check_rank(f"instance_norm{n}d", input, (n + 1, n + 2))
     if input is None or r is None:
         return input
-    if r not in wanted:
-        raise ShapeRuleError(f"instance_norm{n}d: expected a {wanted[0]}D or {wanted[1]}D input, got {show_shape(input)}")
     channels = sizes(input)[r - n - 1]
     if differ(channels, num_features):
         raise ShapeRuleError(
