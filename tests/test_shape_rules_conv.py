@@ -32,7 +32,9 @@ SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "
 SAME_WARNING = ("Using padding='same' with even kernel lengths and odd dilation",)
 CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d}
-POOL = {("max", 1): F.max_pool1d, ("max", 2): F.max_pool2d, ("avg", 1): F.avg_pool1d, ("avg", 2): F.avg_pool2d}
+POOL = {("max", 1): F.max_pool1d, ("max", 2): F.max_pool2d, ("avg", 1): F.avg_pool1d, ("avg", 2): F.avg_pool2d,
+        ("lp", 1): lambda x, *a, **kw: F.lp_pool1d(x, 2.0, *a, **kw),
+        ("lp", 2): lambda x, *a, **kw: F.lp_pool2d(x, 2.0, *a, **kw)}
 
 
 def per_dim(n: int, values: st.SearchStrategy[int]) -> st.SearchStrategy[Any]:
@@ -144,7 +146,7 @@ def test_conv_transpose(symbolic: bool, data: st.DataObject) -> None:
 @given(data=st.data())
 def test_pool(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
-    kind = data.draw(st.sampled_from(["max", "avg"]))
+    kind = data.draw(st.sampled_from(["max", "avg", "lp"]))
     n = data.draw(st.sampled_from([1, 2]))
     spatial = [*sizes, const(3), const(4), const(5)]
     x = (*data.draw(shapes_from([const(0), const(1), const(2)], max_rank=1)), data.draw(st.sampled_from(sizes)),
@@ -160,6 +162,10 @@ def test_pool(symbolic: bool, data: st.DataObject) -> None:
     }
     if kind == "max":
         kw["dilation"] = data.draw(per_dim(n, st.integers(1, 2)))
+    if kind == "lp":  # no padding; lp_pool1d's kernel is an int (it multiplies by it, a TypeError otherwise)
+        del kw["padding"]
+        if n == 1:
+            kw["kernel_size"] = data.draw(st.integers(0 if odd else 1, 3))
     check(lambda x: pool_nd(x, n=n, kind=kind, **kw), lambda x: POOL[kind, n](tensor(x), **kw), x, values=values)
 
 

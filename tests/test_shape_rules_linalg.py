@@ -1,5 +1,5 @@
 """Soundness against LibTorch (spec §7) of the `torch.linalg` rules: `solve`, `inv` and the other ops on square
-matrices, `det` / `slogdet`, `eigh` / `eigvalsh`, `qr`, `svd` / `svdvals`, `pinv`, and the norms."""
+matrices, `det` / `slogdet`, `eigh` / `eigvalsh`, `qr`, `svd` / `svdvals`, `pinv`, the norms and `vecdot`."""
 
 from __future__ import annotations
 
@@ -140,6 +140,19 @@ def test_norms(symbolic: bool, data: st.DataObject) -> None:
                               max_size=3).map(tuple))
     check(la.matrix_norm, lambda x, o, d, k: torch.linalg.matrix_norm(torch.randn(x), o, d, k),
           x, data.draw(st.sampled_from(["fro", "nuc", 2, -1, math.inf, 3])), pair, keepdim, values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(200), deadline=None)
+@given(data=st.data())
+def test_vecdot(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x, y = data.draw(shapes_from([*sizes, const(1)], max_rank=3)), data.draw(shapes_from([*sizes, const(1)], max_rank=3))
+    if data.draw(st.integers(0, 4)) == 0:
+        x = with_variadic(data, x, values)
+    dim = data.draw(st.integers(-4, 3))
+    check(la.vecdot, lambda x, y, d: torch.linalg.vecdot(torch.randn(x), torch.randn(y), dim=d), x, y, dim,
+          values=values)
 
 
 def test_examples() -> None:

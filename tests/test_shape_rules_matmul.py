@@ -36,7 +36,8 @@ from tyr.shape_rules import (
 
 SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])
 DIMS = st.integers(-5, 4)
-T_WARNINGS = ("The use of `x.T` on tensors of dimension other than 2", r"Tensor\.m?T is deprecated on 0-D tensors")
+T_WARNINGS = ("The use of `x.T` on tensors of dimension other than 2", r"Tensor\.m?T is deprecated on 0-D tensors",
+              r"adjoint\(\) is deprecated on 0-D tensors")
 
 
 @SYMBOLIC
@@ -210,12 +211,13 @@ def test_permute(symbolic: bool, data: st.DataObject) -> None:
 @SYMBOLIC
 @settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
-def test_T_t_and_mT(symbolic: bool, data: st.DataObject) -> None:
+def test_T_t_mT_and_adjoint(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
     x = data.draw(shapes_from(sizes))
     check(T, lambda x: tensor(x).T, x, values=values, warns=T_WARNINGS)
     check(t, lambda x: tensor(x).t(), x, values=values)
     check(mT, lambda x: tensor(x).mT, x, values=values, warns=T_WARNINGS)
+    check(mT, lambda x: tensor(x).adjoint(), x, values=values, warns=T_WARNINGS)
     x = with_variadic(data, x, values)
     check(mT, lambda x: tensor(x).mT, x, values=values, warns=T_WARNINGS)
     check(t, lambda x: tensor(x).t(), x, values=values)

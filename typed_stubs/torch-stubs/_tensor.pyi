@@ -18,6 +18,10 @@ from typing_extensions import ParamSpec, TypeVarTuple, Unpack
 
 import torch
 from torch import _C
+
+# The plugin gives sizes as `tyr._static.Dim` / `DimExpr`; importing the module here loads it in every
+# build that reads these stubs (which ship with tyr), not only in modules that import tyr themselves.
+import tyr._static  # noqa: F401
 from torch._C import TensorBase
 from torch.types import Number
 

@@ -54,6 +54,7 @@ from tyr._symbolic import const
 from tyr.mypy_plugin import _errors, _names
 from tyr.mypy_plugin._trials import fail_call
 from tyr.mypy_plugin._types import NotATensor, Scope
+from tyr.mypy_plugin._types import NotKnown as NotKnown  # what the hooks raise, with the calls they read
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Size
 
 MISSING = object()
@@ -65,10 +66,6 @@ class Actual(NamedTuple):  # a named tuple: a call builds one per argument, a fr
     expr: Expression
     kind: ArgKind
     param: str = ""  # the formal parameter it is given for ("" for an item of a list argument)
-
-
-class NotKnown(Exception):
-    """An argument whose value matters but cannot be read statically: the result is unknown."""
 
 
 class Call:

@@ -263,7 +263,9 @@ def _without_kernel(weight: MaybeShape, n: int) -> MaybeShape:
     return (*weight[:2], *(None,) * n)
 
 
-def _pool(n: int, kind: Literal["max", "avg"], *, with_indices: bool = False) -> FunctionHandler:
+def _pool(n: int, kind: Literal["max", "avg", "lp"], *, with_indices: bool = False) -> FunctionHandler:
+    """A pool function; `F.lp_pool{n}d` has no `padding` or `dilation`, which read as their defaults."""
+
     def handler(call: Call) -> Type:
         if not call.given("kernel_size"):
             raise NotKnown
@@ -748,6 +750,7 @@ for _method in (
     "topk",
     "masked_fill",
     "t",
+    "adjoint",
     *_tensors._SAME_SHAPE,
     *_tensors._BINARY,
 ):
@@ -804,6 +807,8 @@ FUNCTIONS[_F + "max_pool3d"] = _pool(3, "max")
 FUNCTIONS[_VF + "avg_pool1d"] = _pool(1, "avg")
 FUNCTIONS[_NN + "avg_pool2d"] = _pool(2, "avg")
 FUNCTIONS[_NN + "avg_pool3d"] = _pool(3, "avg")
+for _n in (1, 2, 3):
+    FUNCTIONS[_F + f"lp_pool{_n}d"] = _pool(_n, "lp")
 FUNCTIONS[_F + "dropout"] = _dropout
 FUNCTIONS[_F + "alpha_dropout"] = _dropout
 FUNCTIONS[_F + "feature_alpha_dropout"] = _dropout

@@ -131,6 +131,13 @@ def _cross(call: Call) -> Type:
     return call.tensor(rules.cross(_input(call), call.tensor_arg("other"), dim))
 
 
+def _vecdot(call: Call) -> Type:
+    dim = call.int_arg("dim", "axis", default=-1)
+    if not isinstance(dim, int):
+        raise NotKnown
+    return call.tensor(la.vecdot(call.tensor_arg("x"), call.tensor_arg("y"), dim))
+
+
 def _matmul(call: Call) -> Type:
     return call.tensor(rules.matmul(_input(call), call.tensor_arg("other"), op="linalg.matmul"))
 
@@ -156,4 +163,5 @@ FUNCTIONS: dict[str, FunctionHandler] = {
     _LINALG + "matrix_norm": _matrix_norm,
     _LINALG + "cross": _cross,
     _LINALG + "matmul": _matmul,
+    _LINALG + "vecdot": _vecdot,
 }

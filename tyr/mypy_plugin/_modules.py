@@ -815,7 +815,7 @@ _StrideArg = rules.Stride | tuple[rules.Stride, ...]
 _PoolArgs = tuple[_StrideArg, _StrideArg | None, rules.IntOrTuple, rules.IntOrTuple, bool]
 
 
-def _pooled(input: MaybeShape, n: int, kind: Literal["max", "avg"], read: Callable[[], _PoolArgs]) -> MaybeShape:
+def _pooled(input: MaybeShape, n: int, kind: Literal["max", "avg", "lp"], read: Callable[[], _PoolArgs]) -> MaybeShape:
     """`rules.pool_nd` with the arguments `read` gives; when one is not known (an int of unknown
     value), the spatial sizes of the result are unknown and the rest is checked."""
     try:
@@ -860,6 +860,28 @@ def _avg_pool_forward(n: int) -> Forward:
                 module.int_or_ints(2),
                 1,
                 _flag(module.static(3)),
+            ),
+        )
+        return module.scope.tensor_type(out)
+
+    return forward
+
+
+def _lp_pool_forward(n: int) -> Forward:
+    """`nn.LPPool{n}d(norm_type, kernel_size, stride, ceil_mode)`: an average pool without padding (its
+    `norm_type` does not change the shape)."""
+
+    def forward(module: Module, inputs: Sequence[Type]) -> Type:
+        out = _pooled(
+            _input(module, inputs),
+            n,
+            "lp",
+            lambda: (
+                module.strides(0),
+                None if module.static(1) is None else module.strides(1),
+                0,
+                1,
+                _flag(module.static(2)),
             ),
         )
         return module.scope.tensor_type(out)
@@ -1075,6 +1097,13 @@ _POOL_AVG = (
 for _n in (1, 2, 3):
     SPECS[f"{_NN}pooling.MaxPool{_n}d"] = Spec(_POOL_MAX, _max_pool_forward(_n))
     SPECS[f"{_NN}pooling.AvgPool{_n}d"] = Spec(_POOL_AVG, _avg_pool_forward(_n))
+_POOL_LP = (
+    _static("kernel_size"),
+    _static("stride", default=None),
+    _static("ceil_mode", default=False),
+)
+for _n in (1, 2, 3):
+    SPECS[f"{_NN}pooling.LPPool{_n}d"] = Spec(_POOL_LP, _lp_pool_forward(_n))
 for _n in (1, 2):
     SPECS[f"{_NN}pooling.AdaptiveAvgPool{_n}d"] = Spec((_static("output_size"),), _adaptive_pool_forward(_n, "avg"))
     SPECS[f"{_NN}pooling.AdaptiveMaxPool{_n}d"] = Spec(

@@ -535,6 +535,10 @@ def _t(call: Call, shape: MaybeShape) -> Type:
     return call.tensor(rules.t(shape))
 
 
+def _adjoint(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(rules.mT(shape, op=call.op))
+
+
 def _squeeze(call: Call, shape: MaybeShape) -> Type:
     dim = call.dims_arg("dim")
     return call.tensor(rules.squeeze(shape, dim))  # type: ignore[arg-type]
@@ -960,6 +964,7 @@ METHODS.update(
         "permute": _permute,
         "t": _t,
         "t_": _t,
+        "adjoint": _adjoint,
         "squeeze": _squeeze,
         "squeeze_": _squeeze,
         "unsqueeze": _unsqueeze,

@@ -110,6 +110,9 @@ class Scope:
 
     def info(self, fullname: str) -> TypeInfo:
         info = self.lookup(fullname)
+        if info is None and fullname.startswith("tyr."):
+            # tyr's stubs load `tyr._static`, unless mypy was told not to follow it: sizes are unknown
+            raise NotKnown(f"{fullname} is not loaded")
         assert info is not None, f"tyr: {fullname} is not loaded"
         return info
 
@@ -323,6 +326,10 @@ def unless_none(t: Type | None) -> Type | None:
         return None
     others = [m for m in p.items if not isinstance(get_proper_type(m), NoneType)]
     return others[0] if len(others) == 1 and len(others) < len(p.items) else None
+
+
+class NotKnown(Exception):
+    """An argument whose value matters but cannot be read statically: the result is unknown."""
 
 
 class NotATensor(Exception):

@@ -25,6 +25,7 @@ from tyr.shape_rules.core import (
     rank,
     show,
     show_shape,
+    show_sizes,
     variadic_index,
 )
 from tyr.shape_rules.index import slice_length
@@ -300,7 +301,7 @@ def split(
     sections = [as_size(s) for s in split_size_or_sections]
     for s in sections:
         if (const_of(s) or 0) < 0:
-            raise ShapeRuleError(f"split: section sizes must be non-negative, got {[show(x) for x in sections]}")
+            raise ShapeRuleError(f"split: section sizes must be non-negative, got {show_sizes(sections)}")
     if shape is None:
         return None
     pos, size = _split_dim(shape, dim, "split")
@@ -309,7 +310,7 @@ def split(
         total = None if total is None or s is None else total + s
     if differ(size, total):
         raise ShapeRuleError(
-            f"split: section sizes {[show(x) for x in sections]} add up to {total}, but dimension {dim} "
+            f"split: section sizes {show_sizes(sections)} add up to {total}, but dimension {dim} "
             f"of {show_shape(shape)} is {show(size)}"
         )
     if pos is None:
@@ -385,8 +386,11 @@ def tensor_split(
     if shape is None:
         return None
     pos, size = _split_dim(shape, dim, "tensor_split")
-    if pos is None or size is None:
+    if pos is None:
         return None
+    if size is None:  # as many pieces as asked for, of unknown sizes
+        count = len(indices) + 1 if indices is not None else n
+        return None if count is None else _pieces(shape, pos, [None] * count)
     if indices is not None:
         bounds = [0, *(UNKNOWN if i is None else i for i in indices)]
         return _pieces(shape, pos, [slice_length(size, slice(a, b)) for a, b in zip(bounds, [*bounds[1:], None])])

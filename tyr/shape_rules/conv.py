@@ -28,6 +28,7 @@ from tyr.shape_rules.core import (
     rank,
     show,
     show_shape,
+    show_sizes,
     sizes,
     variadic_index,
 )
@@ -360,9 +361,10 @@ def pool_nd(
     ceil_mode: bool = False,
     *,
     n: int = 2,
-    kind: Literal["max", "avg"] = "max",
+    kind: Literal["max", "avg", "lp"] = "max",
 ) -> MaybeShape:
-    """`F.max_pool{n}d` / `F.avg_pool{n}d(input, kernel_size, stride, padding, [dilation,] ceil_mode)`.
+    """`F.max_pool{n}d` / `F.avg_pool{n}d(input, kernel_size, stride, padding, [dilation,] ceil_mode)`,
+    and `F.lp_pool{n}d(input, norm_type, kernel_size, stride, ceil_mode)`, an average pool without padding.
 
     `input` is `(N, C, *spatial)` or `(C, *spatial)`, every dim but N non-empty; `stride`
     defaults to `kernel_size`.  Each spatial size becomes `pool_output_size(...)`, which
@@ -370,6 +372,10 @@ def pool_nd(
     gives two tensors of this shape.)  A kernel or stride may be a size (a `Dim`).
     """
     op = f"{kind}_pool{n}d"
+    if kind == "lp" and not isinstance(kernel_size, (int, Expr)) and (n == 1 or len(kernel_size) != n):
+        # lp_pool1d multiplies by its kernel size, lp_pool2d/3d unpack exactly n of them
+        raise ShapeRuleError(f"{op}: kernel_size must be a single int{'' if n == 1 else f' or {n} ints'}, "
+                             f"got {list(kernel_size)}")
     kernels = tuple(map(_int_if_constant, _per_dim(kernel_size, n, "kernel_size", op)))
     no_stride = stride is None or (isinstance(stride, Sequence) and not list(stride))
     strides = kernels if no_stride else tuple(map(_int_if_constant, _per_dim(stride, n, "stride", op)))
@@ -377,13 +383,13 @@ def pool_nd(
     dilations = _per_dim(dilation, n, "dilation", op)
     if any(_at_most_zero(k) for k in (*kernels, *strides)) or any(d <= 0 for d in dilations):
         raise ShapeRuleError(
-            f"{op}: kernel_size {_listed(kernels)}, stride {_listed(strides)} and dilation {list(dilations)} must "
+            f"{op}: kernel_size {show_sizes(kernels)}, stride {show_sizes(strides)} and dilation {list(dilations)} must "
             f"be positive"
         )
     for k, p in zip(kernels, pads):
         if p < 0 or _more_than_half(p, k):
             raise ShapeRuleError(
-                f"{op}: padding {list(pads)} must be between 0 and half of kernel_size {_listed(kernels)}"
+                f"{op}: padding {list(pads)} must be between 0 and half of kernel_size {show_sizes(kernels)}"
             )
     if input is None:
         return None
@@ -431,11 +437,7 @@ def _more_than_half(padding: int, kernel: Stride) -> bool:
     return low is not None and low >= 0
 
 
-def _listed(values: Sequence[Stride]) -> list[object]:
-    return [v if isinstance(v, int) else show(v) for v in values]
-
-
-def pool_nd_unknown(input: MaybeShape, *, n: int = 2, kind: Literal["max", "avg"] = "max") -> MaybeShape:
+def pool_nd_unknown(input: MaybeShape, *, n: int = 2, kind: Literal["max", "avg", "lp"] = "max") -> MaybeShape:
     """`pool_nd` whose kernel, stride, padding or dilation is an int of unknown value.
 
     The input is checked as it is for every kernel (its rank, no empty dim but the batch), and

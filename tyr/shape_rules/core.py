@@ -79,6 +79,11 @@ def show(size: Size | Variadic) -> str:
     return "?" if size is None else str(size)
 
 
+def show_sizes(sizes: Sequence[Size | int]) -> str:
+    """A list of sizes as messages print it: `[B, 2]`."""
+    return "[" + ", ".join(str(s) if isinstance(s, int) else show(s) for s in sizes) + "]"
+
+
 def show_shape(shape: MaybeShape) -> str:
     if shape is None:
         return "(unknown shape)"
@@ -104,6 +109,13 @@ def never_zero(size: Size) -> bool:
     """A size that is not 0 at any valid size: a constant other than 0, or a size that is at least 1
     (a product of symbols, `T - 1` is not)."""
     return _never(size, 0)
+
+
+def has_elements(shape: MaybeShape) -> bool:
+    """The tensor provably has elements: its number of dims is known and each size is never 0.  Size by
+    size, since a product of such sizes is not 0 where its expansion (`(B//2)*(2*(B//3) - 1)`) has
+    terms of either sign."""
+    return shape is not None and variadic_index(shape) is None and all(never_zero(s) for s in sizes(shape))
 
 
 def _never(size: Size, value: int) -> bool:

@@ -19,6 +19,7 @@ from tyr.shape_rules.core import (
     Variadic,
     const_of,
     differ,
+    has_elements,
     locate,
     lower_bound,
     min_rank,
@@ -34,13 +35,6 @@ from tyr.shape_rules.core import (
 def _count(shape: MaybeShape) -> Size:
     """The number of elements of a shape, None when unknown."""
     return None if shape is None else numel(shape)
-
-
-def _nonempty(shape: MaybeShape) -> bool:
-    """The tensor provably has elements: every size is known and at least 1."""
-    count = _count(shape)
-    low = lower_bound(count) if count is not None else None
-    return low is not None and low >= 1
 
 
 def _empty(shape: MaybeShape) -> bool:
@@ -71,11 +65,11 @@ def _wrap(shape: MaybeShape, dim: int, op: str) -> int | None:
 def _out_of_bounds(shape: MaybeShape, pos: int | None, index: MaybeShape, op: str, *, slices: bool = False) -> None:
     """Any index into a dim of size 0 is out of bounds (with `slices`, torch notices only when the
     slices it would copy have elements: the other dims of `shape` are not empty)."""
-    if shape is None or pos is None or not shape or not _nonempty(index):
+    if shape is None or pos is None or not shape or not has_elements(index):
         return
     size = shape[pos]
     assert not isinstance(size, Variadic)
-    if slices and not _nonempty((*shape[:pos], *shape[pos + 1 :])):
+    if slices and not has_elements((*shape[:pos], *shape[pos + 1 :])):
         return
     if const_of(size) == 0:
         raise ShapeRuleError(f"{op}: dimension {pos} of {show_shape(shape)} has size 0, so every index is out of bounds")
@@ -119,7 +113,7 @@ def gather(input: MaybeShape, dim: int, index: MaybeShape, *, op: str = "gather"
     pos = _wrap(input, dim, op)
     if index is None:
         return None
-    if input is not None and _nonempty(index):
+    if input is not None and has_elements(index):
         _same_rank(op, index, "index", input, "input")
         _no_larger(op, index, input, pos, "input")
         _out_of_bounds(input, pos, index, op)
@@ -135,7 +129,7 @@ def take_along_dim(input: MaybeShape, indices: MaybeShape, dim: int | None = Non
     """
     op = "take_along_dim"
     if dim is None:
-        if input is not None and _empty(input) and _nonempty(indices):
+        if input is not None and _empty(input) and has_elements(indices):
             raise ShapeRuleError(f"{op}: the input {show_shape(input)} is empty, so every index is out of bounds")
         return None if indices is None else (_count(indices),)
     if input is None or indices is None:
@@ -162,7 +156,7 @@ def take_along_dim(input: MaybeShape, indices: MaybeShape, dim: int | None = Non
 
 def take(input: MaybeShape, index: MaybeShape) -> MaybeShape:
     """`torch.take(input, index)`: the elements of the flattened input at `index`, in the index's shape."""
-    if input is not None and _empty(input) and _nonempty(index):
+    if input is not None and _empty(input) and has_elements(index):
         raise ShapeRuleError(f"take: the input {show_shape(input)} is empty, so every index is out of bounds")
     return index
 
@@ -198,7 +192,7 @@ def scatter(
     scalar `value`.
     """
     pos = _wrap(input, dim, op)
-    if index is None or not _nonempty(index):
+    if index is None or not has_elements(index):
         return input
     if input is not None:
         _same_rank(op, index, "index", input, "input")

@@ -33,9 +33,9 @@ from tyr.shape_rules.core import (
     const_of,
     differ,
     divide_size,
+    has_elements,
     lower_bound,
     min_rank,
-    numel,
     rank,
     same,
     show,
@@ -287,9 +287,7 @@ def _advanced(cur: list[Size | Variadic], recorded: list[_Recorded]) -> MaybeSha
                              operands=[f"the index of dim {r.pos}" for r in recorded])
     if joint is None:
         return None
-    count = numel(joint)
-    low = lower_bound(count) if count is not None else None
-    if low is not None and low >= 1:
+    if has_elements(joint):
         for r in recorded:
             size = cur[r.pos]
             if r.integers and not isinstance(size, Variadic) and const_of(size) == 0:

@@ -25,6 +25,7 @@ from tyr.shape_rules.core import (
     dims_argument,
     distinct_positions,
     lower_bound,
+    min_rank,
     never_zero,
     numel,
     provably_at_least,
@@ -34,6 +35,7 @@ from tyr.shape_rules.core import (
     show_shape,
     variadic_index,
 )
+from tyr.shape_rules.matmul import dot
 from tyr.shape_rules.reduce import reduce
 
 Order = float | str | None | Unknown
@@ -251,6 +253,20 @@ def vector_norm(
     reduced, is rejected (`UNKNOWN` or a name passes)."""
     nonempty = isinstance(ord, float | int) and (ord < 0 or math.isinf(ord))
     return reduce(shape, dim, keepdim, op=op, nonempty=nonempty)
+
+
+def vecdot(x: MaybeShape, y: MaybeShape, dim: int = -1) -> MaybeShape:
+    """`linalg.vecdot(x, y, dim=dim)`: `x` and `y` broadcast together, then summed over `dim` (torch
+    computes `(x.conj() * y).sum(dim)`, so the dim itself broadcasts too).  Two vectors go to `vdot`
+    instead, which ignores `dim` and broadcasts nothing."""
+    op = "linalg.vecdot"
+    if x is None or y is None:
+        return None
+    if rank(x) == 1 and rank(y) == 1:
+        return dot(x, y, op=op)
+    if all(rank(s) is None and min_rank(s) <= 1 or rank(s) == 1 for s in (x, y)):
+        return None  # vectors or not, the shapes do not say
+    return reduce(broadcast_shapes(x, y, op=op, operands=("x", "y")), dim, op=op)
 
 
 def matrix_norm(

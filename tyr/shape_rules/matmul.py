@@ -13,16 +13,15 @@ from tyr.shape_rules.core import (
     ShapeRuleError,
     Size,
     Variadic,
-    differ,
     describe_dim,
+    differ,
     distinct_positions,
+    has_elements,
     is_one,
     locate,
-    lower_bound,
     min_rank,
     mismatch,
     never_one,
-    never_zero,
     numel,
     rank,
     same,
@@ -183,10 +182,9 @@ def addmv(input: MaybeShape, a: MaybeShape, v: MaybeShape, *, op: str = "addmv")
     its shape, so the result is unknown unless the matrix is provably empty or not.
     """
     out = _added_to(op, input, mv(a, v, op=op))
-    count = numel(a) if a is not None and variadic_index(a) is None else None
-    low = lower_bound(count) if count is not None else None
-    if low is not None and low >= 1:
+    if has_elements(a):
         return out
+    count = numel(a) if a is not None and variadic_index(a) is None else None
     if count is not None and count.const_value == 0:
         return input
     if input is None or out is None or rank(input) != len(out):
@@ -293,7 +291,7 @@ def trace(shape: MaybeShape) -> MaybeShape:
 def _bilinear_weight(weight: MaybeShape, op: str) -> tuple[Size, ...] | None:
     """The weight's `(out, in1, in2)`.  torch never checks its rank: a weight of more dims that may be
     empty reaches no contraction and is read by its first three (`(0, 1, 1, 5)` gives `(*, 0)`)."""
-    if weight is not None and variadic_index(weight) is None and len(weight) > 3 and not never_zero(numel(weight)):
+    if weight is not None and variadic_index(weight) is None and len(weight) > 3 and not has_elements(weight):
         return sizes(weight)[:3]
     return _exact_rank(weight, 3, op, "the weight")
 
@@ -486,8 +484,9 @@ def t(shape: MaybeShape) -> MaybeShape:
     return tuple(reversed(shape))
 
 
-def mT(shape: MaybeShape) -> MaybeShape:
-    """`x.mT`: the last two dims swapped, for tensors of at least 2 dims (batches of matrices).
+def mT(shape: MaybeShape, *, op: str = "mT") -> MaybeShape:
+    """`x.mT` / `x.mH` / `x.adjoint()`: the last two dims swapped, for tensors of at least 2 dims (batches
+    of matrices).
 
     A 0-d tensor is returned as it is (torch warns that this is deprecated); 1-d is an error.
     """
@@ -496,7 +495,7 @@ def mT(shape: MaybeShape) -> MaybeShape:
     if rank(shape) == 0:
         return ()
     if rank(shape) == 1:
-        raise ShapeRuleError(f"mT: needs a matrix or a batch of matrices, not {show_shape(shape)}")
+        raise ShapeRuleError(f"{op}: needs a matrix or a batch of matrices, not {show_shape(shape)}")
     if _after_variadic(shape) < 2:
         return None
     return (*shape[:-2], shape[-1], shape[-2])

@@ -19,6 +19,7 @@ from tyr.shape_rules.core import (
     describe_dim,
     differ,
     divide_size,
+    has_elements,
     locate,
     min_rank,
     never_zero,
@@ -286,7 +287,7 @@ def cross_entropy(
             f"{op}: the target {show_shape(target)} must hold one class index per item of the input "
             f"{show_shape(input)}, that is shape {show_shape(per_item)}"
         )
-    if len(dims) == 3 and const_of(classes) == 0 and never_zero(numel(per_item)):
+    if len(dims) == 3 and const_of(classes) == 0 and has_elements(per_item):
         # torch folds (N, C, d) into 4 dims by dividing by C
         raise ShapeRuleError(f"{op}: an input of shape {show_shape(input)} has no classes to pick from")
     return _reduced(tuple(a if a is not None else b for a, b in zip(per_item, t)), reduction)

@@ -17,11 +17,11 @@ from tyr.shape_rules.core import (
     describe_dim,
     differ,
     dims_argument,
+    has_elements,
     locate,
     lower_bound,
     min_rank,
     mismatch,
-    never_zero,
     numel,
     rank,
     show,
@@ -95,7 +95,7 @@ def reduce(
         return shape
     if op == "norm" and dims is not None and len(dims) > 2:
         raise ShapeRuleError(f"{op}: a matrix norm (p='fro' or 'nuc') takes at most 2 dims, got {dims}; use a numeric p")
-    if dims == () and op == "logsumexp" and not keepdim and shape and never_zero(numel(shape)):
+    if dims == () and op == "logsumexp" and not keepdim and shape and has_elements(shape):
         # torch reduces everything, then fails to write the 0-d result
         raise ShapeRuleError(f"{op}: dim=() fails for the non-empty {show_shape(shape)} unless keepdim=True")
     if not dims:
@@ -148,7 +148,7 @@ def along_dim(shape: MaybeShape, dim: int, *, op: str = "softmax") -> MaybeShape
     for `cummax` / `cummin` of a tensor that may be empty: torch returns that as it is, for any dim."""
     if shape is None:
         return None
-    if op in ("cummax", "cummin") and not never_zero(numel(shape)):
+    if op in ("cummax", "cummin") and not has_elements(shape):
         return shape
     locate(shape, dim, op)
     return shape

@@ -21,6 +21,7 @@ from tyr.shape_rules.core import (
     differ,
     dims_argument,
     distinct_positions,
+    has_elements,
     locate,
     lower_bound,
     min_rank,
@@ -66,9 +67,7 @@ def roll(shape: MaybeShape, shifts: int | Sequence[int], dims: Dims = None) -> M
         return shape
     if len(counts) != len(wanted):
         raise ShapeRuleError(f"roll: {len(counts)} shifts for {len(wanted)} dims; give one shift per dim")
-    count = numel(shape) if shape is not None else None
-    low = lower_bound(count) if count is not None else None
-    if shape is not None and low is not None and low >= 1:  # torch returns an empty tensor unchecked
+    if shape is not None and has_elements(shape):  # torch returns an empty tensor unchecked
         for d in wanted:
             locate(shape, d, "roll", scalar_as_1d=False)
     return shape
@@ -423,11 +422,9 @@ def pixel_shuffle(shape: MaybeShape, factor: int, *, inverse: bool = False) -> M
         for name, s in (("height", h), ("width", w)):
             _divides(op, name, s, factor)
         out = (_times(c, factor * factor), _over(h, factor), _over(w, factor))
-        count = numel(shape)
-        low = lower_bound(count) if count is not None else None
-        if count is not None and count.const_value == 0:
+        if const_of(numel(shape)) == 0:
             return shape  # torch returns an empty input as it is
-        if low is None or low < 1:
+        if not has_elements(shape):
             return None
     else:
         _divides(op, "channel count", c, factor * factor)

@@ -7,7 +7,7 @@
 # bound by the tyr mypy plugin from the constructor's arguments; `pool(x)` goes to
 # the `pool_nd` shape rule.  `AdaptiveAvgPool2d[OutputSize]` and
 # `AdaptiveMaxPool2d[OutputSize, ReturnIndices]` (sizes, or tuples of them) go to
-# `adaptive_pool_nd`.
+# `adaptive_pool_nd`.  `LPPool2d[Kernel, Stride, CeilMode]` pools as an average pool without padding.
 
 from typing import Any, Generic
 
@@ -212,7 +212,7 @@ class FractionalMaxPool3d(Module):
     ) -> None: ...
     def forward(self, input: Tensor): ...
 
-class _LPPoolNd(Module):
+class _LPPoolNd(Module, Generic[_Kernel, _Stride, _CeilMode]):
     __constants__: list[str]
     norm_type: float
     kernel_size: _size_any_t
@@ -223,17 +223,17 @@ class _LPPoolNd(Module):
     ) -> None: ...
     def extra_repr(self) -> str: ...
 
-class LPPool1d(_LPPoolNd):
+class LPPool1d(_LPPoolNd[_Kernel, _Stride, _CeilMode]):
     kernel_size: _size_1_t
     stride: _size_1_t
     def forward(self, input: Tensor) -> Tensor: ...
 
-class LPPool2d(_LPPoolNd):
+class LPPool2d(_LPPoolNd[_Kernel, _Stride, _CeilMode]):
     kernel_size: _size_2_t
     stride: _size_2_t
     def forward(self, input: Tensor) -> Tensor: ...
 
-class LPPool3d(_LPPoolNd):
+class LPPool3d(_LPPoolNd[_Kernel, _Stride, _CeilMode]):
     kernel_size: _size_3_t
     stride: _size_3_t
     def forward(self, input: Tensor) -> Tensor: ...
