@@ -14,6 +14,7 @@ from tyr._symbolic import (
     parse,
     parse_raw,
     product_divisions,
+    sizes_differ,
     sizes_equal,
     solve_for,
     sym,
@@ -62,6 +63,25 @@ def test_nested_divisions_state_each_divisor() -> None:
     # a division of a division chains its divisors: the head dim `D//H` is even, so D is a multiple of 2*H
     assert parse("(D//H)//2") == parse("D//(2*H)")
     assert parse("D//H - (D//H)//2") == parse("(D//H)//2")
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "equal"),
+    [
+        ("2*((B*T)//2)", "B*T", True),
+        ("3*((N*N)//3)", "N*N", True),
+        ("(2*B*T)//4", "(B*T)//2", True),
+        ("(B*T)//2", "T*(B//2)", True),  # equal where B is even, as the right one states
+        ("(B*T)//2 + 7", "B*T", False),  # at B*T = 14 only: symbols are rigid
+        ("(N*N)//3", "6", False),
+        ("(B*T)//2", "(B*T)//3", False),
+    ],
+)
+def test_exact_divisions_of_products_compare(left: str, right: str, equal: bool) -> None:
+    """A product divided by a constant is exact where the code is valid (§6): sizes with one compare
+    as the polynomials they are there, though their normal forms keep the division whole."""
+    a, b = parse(left), parse(right)
+    assert (sizes_equal(a, b), sizes_differ(a, b)) == (equal, not equal)
 
 
 @pytest.mark.parametrize(

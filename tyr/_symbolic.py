@@ -787,7 +787,7 @@ def sizes_equal(a: Expr, b: Expr) -> bool:
         return True
     if not (a.has_division or b.has_division or a.facts or b.facts):
         return False
-    (ea, eb), _ = _expand([a, b])
+    ea, eb = _comparable(a, b)
     return ea == eb
 
 
@@ -800,8 +800,44 @@ def sizes_differ(a: Expr, b: Expr) -> bool:
     """
     if a == b:
         return False
-    (ea, eb), _ = _expand([a, b])
+    ea, eb = _comparable(a, b)
     return ea != eb and not (ea.has_division or eb.has_division)
+
+
+def _comparable(a: Expr, b: Expr) -> tuple[Expr, Expr]:
+    """`a` and `b` with their divided symbols written as multiples (`_expand`), then their exact
+    divisions of products (`(B*T)//6`) written as polynomials too.
+
+    A product divided by a constant is exact wherever the code is valid (§6), but it says
+    nothing about which factor the divisor divides, so normal forms keep it whole.  To compare
+    two sizes, it is enough to compare them where one factor is a multiple (`B = 6*B'`, where
+    `(B*T)//6` is `B'*T`): the product's quotient is then the same polynomial, and two
+    polynomials that agree on those infinitely many sizes agree on all valid ones.
+    """
+    (ea, eb), _ = _expand([a, b])
+    for _ in range(_MAX_ROUNDS):
+        if not (ea.has_division or eb.has_division):
+            break
+        multiple = _a_factor_to_divide(ea) or _a_factor_to_divide(eb)
+        if multiple is None:
+            break
+        name, divisor = multiple
+        fresh = {name: _mul(const(divisor), sym(f"{name}~x"))}
+        ea, eb = _substitute(ea, fresh), _substitute(eb, fresh)
+    return ea, eb
+
+
+def _a_factor_to_divide(e: Expr) -> tuple[str, int] | None:
+    """A division of a product of symbols by a constant in `e` (`(3*B*T)//6`), as the factor that
+    would make it exact and what it must be a multiple of (`B`, 2)."""
+    for mono, _ in e.terms:
+        for atom in mono:
+            if isinstance(atom, FloorDiv) and _is_product(atom.num) and (den := atom.den.const_value) and den > 0:
+                factors, coefficient = atom.num.terms[0]
+                needed = den // math.gcd(den, coefficient)
+                if needed > 1:
+                    return str(factors[0]), needed
+    return None
 
 
 def without_divisions(e: Expr) -> Expr:

@@ -390,6 +390,19 @@ def outer(g: Gen, bad: bool) -> Emit:
     return emit1(g, x, f"{fn}({x.name}, {other})", (x.shape[0], n), detail="outer")
 
 
+def vecdot(g: Gen, bad: bool) -> Emit:
+    """`torch.linalg.vecdot(x, y)`: `x` and `y` broadcast, then summed over the last dim."""
+    x = g.tensor(min_rank=2)
+    if bad:
+        return mistake(g, f"torch.linalg.vecdot({x.name}, {x.name})", f"torch.linalg.vecdot({x.name}, {bad_operand(g, x)})",
+                       "vecdot of shapes that do not broadcast")
+    other, shape = binary_operand(g, x)
+    out = broadcast(x.shape, shape)
+    if out is None:
+        raise Skip("no broadcast")
+    return emit1(g, x, f"torch.linalg.vecdot({x.name}, {other})", out[:-1], detail="linalg.vecdot")
+
+
 def linear(g: Gen, bad: bool) -> Emit:
     x = g.tensor(min_rank=1)
     k, n = x.shape[-1], g.new_size()
@@ -593,7 +606,8 @@ def transpose(g: Gen, bad: bool) -> Emit:
         if form in ("T", "t") or r < 2:
             form = "mT" if r < 2 else "transpose"
         if form == "mT":
-            return mistake(g, f"{x.name}.unsqueeze(0).mT", f"{x.name}.mT", ".mT of a 1-d tensor")
+            m = g.rng.choice(["mT", "adjoint()"])
+            return mistake(g, f"{x.name}.unsqueeze(0).{m}", f"{x.name}.{m}", f".{m} of a 1-d tensor")
         if form == "permute":
             perm = list(range(r))
             g.rng.shuffle(perm)
@@ -609,7 +623,8 @@ def transpose(g: Gen, bad: bool) -> Emit:
     if form == "mT":
         if r < 2:
             raise Skip("mT needs 2 dims")
-        return emit1(g, x, f"{x.name}.mT", (*x.shape[:-2], x.shape[-1], x.shape[-2]), detail=".mT")
+        m = g.rng.choice(["mT", "mT", "adjoint()"])
+        return emit1(g, x, f"{x.name}.{m}", (*x.shape[:-2], x.shape[-1], x.shape[-2]), detail=f".{m}")
     if form == "permute":
         perm = list(range(r))
         g.rng.shuffle(perm)
@@ -1232,7 +1247,7 @@ def pool(g: Gen, bad: bool) -> Emit:
     two = g.rng.random() < 0.6
     spatial = 2 if two else 1
     x = g.tensor(min_rank=spatial + 1, max_rank=spatial + 2)
-    kind = g.rng.choice(["max", "avg", "adaptive"])
+    kind = g.rng.choice(["max", "avg", "lp", "adaptive"])
     d = "2d" if two else "1d"
     if kind == "adaptive":
         sizes = [g.new_size(symbolic=0.2) for _ in range(spatial)]
@@ -1248,7 +1263,7 @@ def pool(g: Gen, bad: bool) -> Emit:
         return emit1(g, x, f"{fn}({x.name}, {arg})", (*x.shape[:-spatial], *sizes), detail=fn)
     k = g.rng.choice([2, 2, 3])
     stride = g.rng.choice([None, None, 1, 2])
-    padding = g.rng.choice([0, 0, k // 2])
+    padding = 0 if kind == "lp" else g.rng.choice([0, 0, k // 2])
     s = k if stride is None else stride
     outs = [conv_out(g, size, k, s, padding, 1) for size in x.shape[-spatial:]]
     if any(g.val(o) < 1 for o in outs):
@@ -1256,12 +1271,13 @@ def pool(g: Gen, bad: bool) -> Emit:
     fn = f"F.{kind}_pool{d}"
     opts = "" if stride is None else f", stride={stride}"
     opts += f", padding={padding}" if padding else ""
-    expr = f"{fn}({x.name}, {k}{opts})"
+    norm = ", 2.0" if kind == "lp" else ""  # lp_pool's norm_type comes before the kernel
+    expr = f"{fn}({x.name}{norm}, {k}{opts})"
     if bad:
-        if g.rng.random() < 0.5:
+        if kind != "lp" and g.rng.random() < 0.5:
             return mistake(g, expr, f"{fn}({x.name}, {k}, padding={k})", f"{fn} padding over half the kernel")
         wrong_rank = f"{x.name}.unsqueeze(0).unsqueeze(0)" if x.rank == spatial + 2 else f"{x.name}[0, 0]" if x.rank > 2 else f"{x.name}[0]"
-        return mistake(g, expr, f"{fn}({wrong_rank}, {k}{opts})", f"{fn} input of the wrong rank")
+        return mistake(g, expr, f"{fn}({wrong_rank}{norm}, {k}{opts})", f"{fn} input of the wrong rank")
     return emit1(g, x, expr, (*x.shape[:-spatial], *outs), detail=f"{fn} k={k}{opts}")
 
 
@@ -1791,6 +1807,7 @@ MENU: list[Op] = [
     Op("matmul", "matmul", matmul, 2.5),
     Op("mm/bmm", "matmul", mm, 0.8),
     Op("outer", "matmul", outer, 0.4),
+    Op("linalg.vecdot", "matmul", vecdot, 0.4),
     Op("F.linear", "matmul", linear, 1),
     Op("einsum", "matmul", einsum, 1.2),
     Op("view/reshape", "shape", view, 3),
