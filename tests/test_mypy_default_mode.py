@@ -17,7 +17,7 @@ from test_model_corpus import ok_programs
 from test_mypy_corpus import ROOT, Report, example_programs, expectations, mismatches, parse_output, project_config, run_mypy
 
 # and corpus programs whose marks hold under both settings
-BOTH_MODES = [ROOT / "tests" / "mypy_corpus" / "rebinding" / "loops_changing_shape.py"]
+BOTH_MODES = [ROOT / "tests" / "mypy_corpus" / "rebinding" / name for name in ("loops_changing_shape.py", "loop_rebound_from_a_name.py")]
 PROGRAMS = sorted((ROOT / "tests" / "mypy_default").glob("*.py")) + BOTH_MODES
 
 

@@ -117,7 +117,9 @@ class _Body:
         self.picked: dict[int, int] = {}  # the id of a call whose result's item is the value: that index
         self.assigned: dict[int, int] = {}  # the id of a variable: how many assignments name it
         self.augmented: dict[int, int] = {}  # the id of a variable: how many `+=` & co. name it
-        self.attributes: set[int] = set()  # the ids of variables assigned an attribute (`w = self.weight`)
+        # the ids of variables also assigned a value no hook types: `w = self.weight`, `q = k`, `a, b = pair`,
+        # a `for` loop's index
+        self.unhooked: set[int] = set()
         # the ids of names assigned where a jump always follows in the block (`if c: y = f(y); return y`)
         self.jumping: set[int] = set()
         self.loops: dict[int, Target] = {}  # the id of a `for` loop's iterable: the loop's index
@@ -147,6 +149,7 @@ class _Body:
                 self.loops[id(stmt.expr)] = stmt.index
                 self._count(stmt.index)
                 self.indexes |= {id(name) for name in _names_in(stmt.index)}
+                self._unhooked(stmt.index)
 
     @cached_property
     def shaped(self) -> bool:
@@ -166,14 +169,15 @@ class _Body:
                 self.aliases.setdefault(id(value.node), []).append(target)
                 if isinstance(target.node, Var):
                     self.sources.setdefault(id(target.node), []).append(value.node)
+                self._unhooked(target)
             else:
                 self.targets[id(value)] = target
                 for call in _spine_calls(value):
                     self.spines[id(call)] = target
                     if id(value) in self.branches:
                         self.branches.add(id(call))
-                if isinstance(value, MemberExpr) and isinstance(target.node, Var):
-                    self.attributes.add(id(target.node))
+                if isinstance(value, MemberExpr):
+                    self._unhooked(target)
                 picked = _picked_item(value)
                 if picked is not None:  # `y = y.split(3, dim=-1)[-1]`: the call's hook settles the name with that item
                     base, index = picked
@@ -187,6 +191,11 @@ class _Body:
             else:  # `q, k = f(q, k)`: the result's items, in order
                 self.targets[id(value)] = target
                 self._count(target)
+                if not isinstance(value, CallExpr):  # `wav, text = sample[key]`
+                    self._unhooked(target)
+
+    def _unhooked(self, target: Expression) -> None:
+        self.unhooked |= {id(name.node) for name in _names_in(target) if isinstance(name.node, Var)}
 
     def _count(self, target: Expression, counts: dict[int, int] | None = None) -> None:
         counts = self.assigned if counts is None else counts
@@ -604,10 +613,11 @@ def _settle(api: TypeChecker, body: _Body, target: Target, result: Type, *, join
     shared = _join_paths(api, body, target, result) if join else None
     # A read after the paths meet is narrowed from the declared type by what they share.
     loose = _loosened(api, var, shared if shared is not None and _is_tensor(shared) else result)
-    if loose is not None and id(var) in body.attributes:
-        # An attribute assigned to the name is typed with no hook (`w = self.weight`): mypy would meet
-        # the tensors of the declared type with it, and a weight of unknown rank would read as of
-        # their rank.  Declared of unknown rank, the name reads as what was assigned.
+    if loose is not None and id(var) in body.unhooked:
+        # A value assigned to the name elsewhere is typed with no hook (`w = self.weight`, `wav = item`,
+        # a loop's index): mypy would meet the tensors of the declared type with it, and a tensor of
+        # unknown rank would read as of their rank, and as this value's sizes on the next pass of a
+        # loop.  Declared of unknown rank, the name reads as what was assigned.
         loose = _tensors_replaced(_members(loose), _unknown_rank(api, value))
     # Where the value is a proper subtype of the rewritten type, mypy does not widen that by
     # the value and checks the assignment against the name's type before the rewrite: rewrite
