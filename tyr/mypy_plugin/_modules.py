@@ -848,40 +848,23 @@ def _max_pool_forward(n: int) -> Forward:
     return forward
 
 
-def _avg_pool_forward(n: int) -> Forward:
-    def forward(module: Module, inputs: Sequence[Type]) -> Type:
-        out = _pooled(
-            _input(module, inputs),
-            n,
-            "avg",
-            lambda: (
-                module.strides(0),
-                None if module.static(1) is None else module.strides(1),
-                module.int_or_ints(2),
-                1,
-                _flag(module.static(3)),
-            ),
-        )
-        return module.scope.tensor_type(out)
-
-    return forward
-
-
-def _lp_pool_forward(n: int) -> Forward:
-    """`nn.LPPool{n}d(norm_type, kernel_size, stride, ceil_mode)`: an average pool without padding (its
-    `norm_type` does not change the shape)."""
+def _averaging_pool_forward(n: int, kind: Literal["avg", "lp"]) -> Forward:
+    """`nn.AvgPool{n}d(kernel_size, stride, padding, ceil_mode)`, and `nn.LPPool{n}d(norm_type, kernel_size,
+    stride, ceil_mode)`: an average pool without padding (its `norm_type` does not change the shape)."""
+    padded = kind == "avg"
+    ceil_mode = 3 if padded else 2
 
     def forward(module: Module, inputs: Sequence[Type]) -> Type:
         out = _pooled(
             _input(module, inputs),
             n,
-            "lp",
+            kind,
             lambda: (
                 module.strides(0),
                 None if module.static(1) is None else module.strides(1),
-                0,
+                module.int_or_ints(2) if padded else 0,
                 1,
-                _flag(module.static(2)),
+                _flag(module.static(ceil_mode)),
             ),
         )
         return module.scope.tensor_type(out)
@@ -1096,14 +1079,14 @@ _POOL_AVG = (
 )
 for _n in (1, 2, 3):
     SPECS[f"{_NN}pooling.MaxPool{_n}d"] = Spec(_POOL_MAX, _max_pool_forward(_n))
-    SPECS[f"{_NN}pooling.AvgPool{_n}d"] = Spec(_POOL_AVG, _avg_pool_forward(_n))
+    SPECS[f"{_NN}pooling.AvgPool{_n}d"] = Spec(_POOL_AVG, _averaging_pool_forward(_n, "avg"))
 _POOL_LP = (
     _static("kernel_size"),
     _static("stride", default=None),
     _static("ceil_mode", default=False),
 )
 for _n in (1, 2, 3):
-    SPECS[f"{_NN}pooling.LPPool{_n}d"] = Spec(_POOL_LP, _lp_pool_forward(_n))
+    SPECS[f"{_NN}pooling.LPPool{_n}d"] = Spec(_POOL_LP, _averaging_pool_forward(_n, "lp"))
 for _n in (1, 2):
     SPECS[f"{_NN}pooling.AdaptiveAvgPool{_n}d"] = Spec((_static("output_size"),), _adaptive_pool_forward(_n, "avg"))
     SPECS[f"{_NN}pooling.AdaptiveMaxPool{_n}d"] = Spec(

@@ -13,6 +13,7 @@ from tyr.shape_rules.core import (
     ShapeRuleError,
     Size,
     Variadic,
+    const_of,
     describe_dim,
     differ,
     distinct_positions,
@@ -184,8 +185,7 @@ def addmv(input: MaybeShape, a: MaybeShape, v: MaybeShape, *, op: str = "addmv")
     out = _added_to(op, input, mv(a, v, op=op))
     if has_elements(a):
         return out
-    count = numel(a) if a is not None and variadic_index(a) is None else None
-    if count is not None and count.const_value == 0:
+    if a is not None and const_of(numel(a)) == 0:
         return input
     if input is None or out is None or rank(input) != len(out):
         return None
