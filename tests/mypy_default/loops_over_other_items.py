@@ -74,3 +74,31 @@ def grows(x: Tensor[B, 4]) -> torch.Tensor:
     outs.extend([x.unsqueeze(0)])
     reveal_type(outs)  # N: Revealed type is "list[torch._tensor.Tensor[*tuple[Any, ...]]]"
     return outs[0]
+
+
+class UNet(nn.Module):
+    """Loops over lists of sized torch modules, through `enumerate` and `zip`, and locals assigned
+    modules of other sizes: torch types each `Linear` alike, so none is an error, and each read
+    gives the sizes last assigned."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.down = nn.ModuleList([nn.Linear(4, 8)])
+        self.up = nn.ModuleList([nn.Linear(8, 4)])
+        self.norms = nn.ModuleList([nn.LayerNorm(4)])
+
+    def forward(self, x: Tensor[B, 4]) -> Tensor[B, 4]:
+        for i, block in enumerate(self.down):
+            reveal_type(block)  # N: Revealed type is "torch.nn.modules.linear.Linear[Literal[4], Literal[8]]"
+        for i, block in enumerate(self.up):
+            reveal_type(block)  # N: Revealed type is "torch.nn.modules.linear.Linear[Literal[8], Literal[4]]"
+        for block, norm in zip(reversed(self.up), self.norms):
+            reveal_type(block)  # N: Revealed type is "torch.nn.modules.linear.Linear[Literal[8], Literal[4]]"
+        first = self.down[0]
+        wide = first(x)
+        first = self.up[0]
+        reveal_type(first(wide))  # N: Revealed type is "torch._tensor.Tensor[B, Literal[4]]"
+        proj = nn.Linear(4, 8)
+        wider = proj(x)
+        proj = nn.Linear(8, 4)
+        return proj(wider)

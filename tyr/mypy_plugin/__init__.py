@@ -72,6 +72,7 @@ from tyr.mypy_plugin import (
     _annotations,
     _calls,
     _context,
+    _declared,
     _dims,
     _einops,
     _errors,
@@ -110,6 +111,8 @@ def _source_digest() -> str:
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
+
+_MODULE_LIST_ITEMS = frozenset({f"{_names.MODULE_LIST}.__getitem__", f"{_names.MODULE_LIST}.pop"})
 
 _TENSOR_ATTRIBUTES = frozenset({"shape", "T", "mT", "H", "mH", "data", "real", "imag", "grad", "ndim"})
 
@@ -278,15 +281,16 @@ class TyrPlugin(Plugin):
             unknown = partial(_einops.unknown, fullname=fullname, lookup=self.lookup_info)
             return self._settled(_guarded(_einops.function_hook, unknown, fullname=fullname, lookup=self.lookup_info))
         if fullname in _einops.CONSTRUCTORS:
-            return _guarded(_einops.constructor_hook, _returned, fullname=fullname, lookup=self.lookup_info)
+            return self._declared(_guarded(_einops.constructor_hook, _returned, fullname=fullname, lookup=self.lookup_info))
         if fullname in _modules.CONSTRUCTORS:
-            return _guarded(_modules.constructor_hook, _returned, fullname=fullname, lookup=self.lookup_info)
+            return self._declared(_guarded(_modules.constructor_hook, _returned, fullname=fullname, lookup=self.lookup_info))
         if fullname in _dims.MIN_MAX:
             return _guarded(_dims.min_max_hook, _returned, fullname=fullname, lookup=self.lookup_info)
         if fullname == _names.SEQUENTIAL:
-            return _guarded(_plain.sequential_hook, _returned)
+            return self._declared(_guarded(_plain.sequential_hook, _returned))
         if fullname == _names.MODULE_LIST:
-            return _guarded(_plain.module_list_hook, _returned, lookup=self.lookup_info, shaped_call=self._shaped_call)
+            hook = _guarded(_plain.module_list_hook, _returned, lookup=self.lookup_info, shaped_call=self._shaped_call)
+            return self._declared(hook)
         if _top_level(fullname) == "torch":
             return self._unknown_result(self._callee(fullname))  # no shape rule: a tensor result is of unknown shape
         if _top_level(fullname) in _NO_SHAPES or fullname.startswith("<"):  # `<list>`: a display gives no tensor
@@ -294,6 +298,27 @@ class TyrPlugin(Plugin):
         if not self._function_has_sizes(fullname):
             return self._unknown_result(self._callee(fullname))  # `x = helper(x)`: a tensor of unknown shape, rebinding `x`
         return self._settled(_guarded(_calls.call_hook, _returned, pending=self._pending, lookup=self.lookup_info))
+
+    def _declared(self, hook: Callable[[_Settled], Type]) -> Callable[[_Settled], Type]:
+        """`hook`, then: a local first assigned its result, and assigned again, is declared as torch types
+        the result (`_declared`)."""
+        assignments, lookup = self._assignments, self.lookup_info
+
+        def run(ctx: _Settled) -> Type:
+            result = hook(ctx)
+            try:
+                return _declared.declare_value(ctx, result, assignments, lookup)
+            except Exception as err:  # reported as `_guarded` does; the hook's result stands
+                _internal_error(ctx, err)
+                return result
+
+        return run
+
+    def _loop_index(self, ctx: MethodContext) -> Type:
+        """`__next__` of a `for` loop's iterator: the item, which declares (`_declared`) or rebinds
+        (`_rebinding`) the loop's index."""
+        item = _declared.declare_loop_index(ctx, ctx.default_return_type, self._assignments, self.lookup_info)
+        return _rebinding.settle_iteration(ctx, item, self._assignments)
 
     def _unknown_result(self, callee: SymbolNode | None) -> Callable[[Any], Type] | None:
         """A call without shape rule: its result rebinds a name (`_settled`), unless its declared type rules
@@ -343,7 +368,9 @@ class TyrPlugin(Plugin):
     def _named_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         owner, _, method = fullname.rpartition(".")
         if method == "__next__":  # `for t in ts`: the item rebinds the loop's index
-            return _guarded(_rebinding.settle_iteration, _returned, assignments=self._assignments)
+            return _guarded(self._loop_index, _returned)
+        if fullname in _MODULE_LIST_ITEMS:  # `block = self.blocks[0]`
+            return self._declared(_returned)
         call = self._module_call(owner) if method == "__call__" and self._is_module_class(owner) else "own"
         if method == "forward" and self._is_module_class(owner) and self._module_call(owner) == "rule":
             call = "rule"  # `self.proj.forward(x)`: a torch module's rule, as for `self.proj(x)`
@@ -461,7 +488,7 @@ class TyrPlugin(Plugin):
         if handling == "normalise":
             return _guarded(_calls.attribute_hook, _attribute, lookup=self.lookup_info)
         if handling == "assigned":
-            return _guarded(_plain.assigned_attribute_hook, _attribute, lookup=self.lookup_info)
+            return self._declared(_guarded(_plain.assigned_attribute_hook, _attribute, lookup=self.lookup_info))
         if handling == "one call's names":
             return _guarded(_jaxtyping_names.attribute_hook, _attribute, lookup=self.lookup_info)
         return None

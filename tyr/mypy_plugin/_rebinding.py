@@ -327,58 +327,25 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
     return _assigned(ctx, body, target, result)
 
 
-def settle_iteration(ctx: MethodContext, assignments: Assignments) -> Type:
-    """`__next__` of the iterator a `for` loop runs over (`for t in ts`): the item, after the loop's index
-    is rebound to it as an assignment (`settle`) would be.
+def settle_iteration(ctx: MethodContext, item: Type, assignments: Assignments) -> Type:
+    """`item`, which `__next__` of the iterator a `for` loop runs over gives (`for t in ts`), after the
+    loop's index is rebound to it as an assignment (`settle`) would be.
 
     mypy declares a loop's index by the first loop that assigns it, and holds later loops (and
-    assignments) to that.  tyr's items say more than torch's (`Tensor[B, 4]` for `Tensor`, `Block`
-    for an `nn.ModuleList`'s `Module`), so a second loop over other items (`for t in outs` after
-    `for t in xs`, `for layer in self.decoder` after `for layer in self.encoder`) would be an error
-    that torch's types never give.  Rebound as an assignment is, a read in the loop gives its item,
-    and a loop of other items is no error.
+    assignments) to that.  tyr's items say more than torch's (`Tensor[B, 4]` for `Tensor`), so a
+    second loop over other items (`for t in outs` after `for t in xs`) would be an error that
+    torch's types never give.  Rebound as an assignment is, a read in the loop gives its item,
+    and a loop of other items is no error.  (Modules are `_declared`'s.)
     """
-    result = ctx.default_return_type
     api = ctx.api
-    if not isinstance(api, TypeChecker) or failed_attempt(api):
-        return result
-    module = _module_item(ctx, result)
-    if not (_rebinds(result) or module is not None):
-        return result
+    if not isinstance(api, TypeChecker) or failed_attempt(api) or not _rebinds(item):
+        return item
     body = assignments.body(api)
     target = body.loops.get(id(ctx.context))
     if target is None:
-        return result
-    if module is not None:
-        return _module_index(api, body, target, result, module)
+        return item
     forget_inferred(api)
-    return _assigned(ctx, body, target, result)
-
-
-def _module_item(ctx: MethodContext, item: Type) -> Instance | None:
-    """torch's `Module`, for the item of an `nn.ModuleList` that tyr types more closely (`Block`);
-    None for any other item."""
-    assert isinstance(ctx.api, TypeChecker)
-    iterable = get_proper_type(ctx.api.lookup_type_or_none(ctx.context)) if isinstance(ctx.context, Expression) else None
-    p = get_proper_type(item)
-    if not (isinstance(iterable, Instance) and iterable.type.has_base(_names.MODULE_LIST) and isinstance(p, Instance)):
-        return None
-    module = next((base for base in p.type.mro if base.fullname == _names.MODULE), None)
-    if module is None or p.type is module:
-        return None
-    return Instance(module, [])
-
-
-def _module_index(api: TypeChecker, body: _Body, target: Target, item: Type, module: Instance) -> Type:
-    """Under mypy's defaults, the first loop over an `nn.ModuleList` whose index another loop (or an
-    assignment) also binds declares it torch's `Module`, narrowed to the item in the loop."""
-    if api.options.allow_redefinition or not isinstance(target, NameExpr) or not target.is_inferred_def:
-        return item
-    var = target.node
-    if not isinstance(var, Var) or body.assigned.get(id(var), 0) < 2:
-        return item
-    api.binder.put(target, item)
-    return module
+    return _assigned(ctx, body, target, item)
 
 
 def _assigned(ctx: FunctionContext | MethodContext | AttributeContext, body: _Body, target: Target, value: Type) -> Type:
