@@ -14,7 +14,14 @@ from tyr._symbolic import const, parse
 from tyr.shape_rules import ShapeRuleError, Variadic, broadcast_shapes, broadcasts_to, expand, masked_fill, where
 
 SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])
-BINARY = [operator.add, operator.mul, operator.lt, operator.eq, torch.maximum]
+
+
+def _gcd(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    return torch.gcd(x.long(), y.long())
+
+
+BINARY = [operator.add, operator.mul, operator.lt, operator.eq, torch.maximum, torch.logaddexp, torch.logaddexp2,
+          torch.igamma, torch.isclose, _gcd]
 
 
 @SYMBOLIC

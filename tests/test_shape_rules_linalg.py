@@ -66,8 +66,12 @@ def test_square_matrices(symbolic: bool, data: st.DataObject) -> None:
     _, values, a = _matrix_case(data, symbolic)
     for op in (torch.linalg.inv, torch.linalg.cholesky, torch.linalg.matrix_exp, lambda x: torch.linalg.matrix_power(x, 2)):
         check(la.square, lambda a, op=op: op(matrices(a)), a, values=values)
-    check(la.det, lambda a: torch.linalg.det(matrices(a)), a, values=values)
-    check(la.slogdet, lambda a: tuple(torch.linalg.slogdet(matrices(a))), a, values=values)
+    for op in (torch.inverse, torch.matrix_exp, lambda x: x.matrix_power(3)):  # the older names, same rules
+        check(la.square, lambda a, op=op: op(matrices(a)), a, values=values)
+    for op in (torch.linalg.det, torch.det, torch.logdet):
+        check(la.det, lambda a, op=op: op(matrices(a)), a, values=values)
+    for op in (torch.linalg.slogdet, torch.slogdet):
+        check(la.slogdet, lambda a, op=op: tuple(op(matrices(a))), a, values=values)
     check(la.eigvals, lambda a: torch.linalg.eigvalsh(matrices(a)), a, values=values)
     check(la.eigvals, lambda a: torch.linalg.eigvals(matrices(a)), a, values=values)
     uplo = data.draw(st.sampled_from(["L", "U", "X"]))
@@ -108,6 +112,7 @@ def test_pinv(symbolic: bool, data: st.DataObject) -> None:
         return torch.linalg.pinv(matrices(a), hermitian=h, **given)
 
     check(la.pinv, torch_pinv, a, hermitian, tolerances, values=values)
+    check(la.pinv, lambda a: torch.pinverse(torch.randn(a), rcond=1e-10), a, values=values)
 
 
 ORDERS = [None, 2, 1, -1, 0, 3, 0.5, -2, math.inf, -math.inf, "fro", "nuc", "max"]

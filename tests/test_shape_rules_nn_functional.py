@@ -34,11 +34,13 @@ from tyr.shape_rules import (
     dropout,
     elementwise_loss,
     embedding,
+    feature_dropout,
     glu,
     group_norm,
     layer_norm,
     one_hot,
     pairwise_distance,
+    prelu,
     rms_norm,
     scaled_dot_product_attention,
     tril,
@@ -260,6 +262,46 @@ def test_tril_triu_and_dropout(symbolic: bool, data: st.DataObject) -> None:
     check(lambda x: tril(x, "triu"), lambda x: torch.triu(tensor(x), 1), x, values=values)
     p = data.draw(st.sampled_from([0.0, 0.5, 1.0, -0.1, 1.5]))
     check(lambda x: dropout(x, p), lambda x: F.dropout(tensor(x), p), x, values=values)
+
+
+CHANNEL_DROPOUT = {1: F.dropout1d, 2: F.dropout2d, 3: F.dropout3d}
+CHANNEL_DROPOUT_WARNINGS = (r"dropout[23]d: Received a",)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_channel_dropout(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes, max_rank=6))
+    if data.draw(st.integers(0, 3)) == 0:
+        x = with_variadic(data, x, values)
+    spatial = data.draw(st.sampled_from([1, 2, 3]))
+    p = data.draw(st.sampled_from([0.0, 0.5, 1.0, -0.1, 1.5]))
+    training, inplace = data.draw(st.booleans()), data.draw(st.booleans())
+
+    def run(x: tuple[int, ...], p: float, training: bool) -> torch.Tensor:
+        return CHANNEL_DROPOUT[spatial](tensor(x), p, training=training, inplace=inplace)
+
+    check(lambda x, p, t: feature_dropout(x, p, spatial, runs=t), run, x, p, training, values=values,
+          warns=CHANNEL_DROPOUT_WARNINGS)
+    # `p` and `training` not known statically: what the rule rejects, torch rejects for every value
+    check(lambda x, p, t: feature_dropout(x, None, spatial, runs=None), run, x, p, training, values=values,
+          warns=CHANNEL_DROPOUT_WARNINGS, told_less=True)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_prelu(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes))
+    channel = [x[1]] if len(x) >= 2 else []
+    weight = data.draw(st.one_of(st.just(()), st.just((const(1),)), st.just(tuple(channel)),
+                                 shapes_from([*sizes, *channel], min_rank=1, max_rank=2)))
+    if data.draw(st.integers(0, 3)) == 0:
+        x = with_variadic(data, x, values)
+    check(prelu, lambda x, w: F.prelu(tensor(x), tensor(w)), x, weight, values=values)
 
 
 def test_examples() -> None:

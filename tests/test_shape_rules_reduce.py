@@ -23,6 +23,7 @@ from tyr.shape_rules import (
     max_along,
     multinomial,
     reduce,
+    renorm,
     searchsorted,
     topk,
 )
@@ -128,6 +129,17 @@ def test_along_dim(symbolic: bool, data: st.DataObject) -> None:
         return out.values if name in ("cummax", "cummin") else out  # (values, indices), of one shape
 
     check(lambda x, d: along_dim(x, d, op=name), torch_op, x, dim_of(data, x), values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(100), deadline=None)
+@given(data=st.data())
+def test_renorm(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes))
+    if data.draw(st.booleans()):
+        x = with_variadic(data, x, values)
+    check(renorm, lambda x, d: tensor(x).renorm(2, d, 1.0), x, dim_of(data, x), values=values)
 
 
 @SYMBOLIC

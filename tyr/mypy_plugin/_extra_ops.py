@@ -1,6 +1,6 @@
 """Hooks for ops that had none: `take`, `trace`, `inner`, `unique` / `unique_consecutive`, `resize_` /
 `resize_as_`, `cartesian_prod`, `combinations`, `block_diag`, `trapezoid` / `trapz` / `cumulative_trapezoid`,
-`F.channel_shuffle`, `F.kl_div`, `F.bilinear`, `searchsorted`, `bucketize`.
+`F.channel_shuffle`, `F.kl_div`, `F.bilinear`, `searchsorted`, `bucketize`, `renorm`, `prelu`.
 
 `METHODS` holds the tensor-method handlers (merged into `_tensors.METHODS`), `FUNCTIONS` the handlers
 of the functions that have no method form; the rules are `tyr.shape_rules`'.
@@ -76,7 +76,21 @@ def _resize(call: Call, shape: MaybeShape) -> Type:
     return call.tensor(creation.from_sizes(sizes, op=call.op))
 
 
+def _renorm(call: Call, shape: MaybeShape) -> Type:
+    dim = call.int_arg("dim")
+    if not isinstance(dim, int):
+        raise NotKnown
+    return call.tensor(rules.renorm(shape, dim, op=call.op))
+
+
+def _prelu(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(nnf.prelu(shape, call.tensor_arg("weight")))
+
+
 METHODS: dict[str, Handler] = {
+    "renorm": _renorm,
+    "prelu": _prelu,
+    "renorm_": _renorm,
     "take": _take,
     "trace": _trace,
     "inner": _inner,

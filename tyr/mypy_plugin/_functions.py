@@ -642,6 +642,20 @@ def _dropout(call: Call) -> Type:
     return call.tensor(nnf.dropout(call.tensor_arg("input"), 0.5 if probability is None else probability, op=call.op))
 
 
+def _feature_dropout(spatial: int) -> FunctionHandler:
+    """`F.dropout1d` / `dropout2d` / `dropout3d`; a `p` or `training` not known statically checks what does not
+    depend on it."""
+
+    def handler(call: Call) -> Type:
+        p, training = call.actuals("p"), call.actuals("training")
+        probability = call.float_of(p[0]) if p else 0.5
+        runs = call.bool_of(training[0]) if training else True
+        shape = call.tensor_arg("input")
+        return call.tensor(nnf.feature_dropout(shape, probability, spatial, runs=runs, op=call.op))
+
+    return handler
+
+
 def _tril(call: Call) -> Type:
     return call.tensor(nnf.tril(call.tensor_arg("input", "self"), op=call.op))
 
@@ -762,6 +776,8 @@ for _method in _more_ops.METHODS:
 FUNCTIONS.update(_more_ops.FUNCTIONS)
 FUNCTIONS.update(_fft.FUNCTIONS)
 FUNCTIONS.update(_linalg.FUNCTIONS)
+for _method in _linalg.METHODS:
+    FUNCTIONS[_VF + _method] = _tensors.receiver_first(_method)
 for _method in (*_extra_ops.METHODS, "broadcast_to"):
     FUNCTIONS[_VF + _method] = _tensors.receiver_first(_method)
 FUNCTIONS.update(_extra_ops.FUNCTIONS)
@@ -791,8 +807,10 @@ for _name in (
     "rrelu",
 ):
     FUNCTIONS[_F + _name] = _same
-for _name in ("gelu", "log_sigmoid", "softplus", "hardtanh", "leaky_relu", "elu"):
+for _name in ("gelu", "log_sigmoid", "softplus", "hardtanh", "leaky_relu", "elu", "elu_", "hardtanh_", "leaky_relu_"):
     FUNCTIONS[_NN + _name] = _same
+for _name in ("relu_", "selu_", "celu_", "rrelu_", "threshold_"):  # `F.relu_` is `torch.relu_`
+    FUNCTIONS[_VF + _name] = _same
 for _name in ("softmax", "log_softmax", "softmin", "normalize"):
     FUNCTIONS[_F + _name] = _along
 FUNCTIONS[_VF + "conv1d"] = _conv(1)
@@ -812,6 +830,8 @@ for _n in (1, 2, 3):
 FUNCTIONS[_F + "dropout"] = _dropout
 FUNCTIONS[_F + "alpha_dropout"] = _dropout
 FUNCTIONS[_F + "feature_alpha_dropout"] = _dropout
+for _n in (1, 2, 3):
+    FUNCTIONS[_F + f"dropout{_n}d"] = _feature_dropout(_n)
 FUNCTIONS[_F + "embedding"] = _embedding
 FUNCTIONS[_NN + "one_hot"] = _one_hot
 FUNCTIONS[_F + "layer_norm"] = _layer_norm

@@ -1,7 +1,8 @@
 """Hooks for `torch.linalg` (declared by tyr's stub `torch-stubs/linalg`); the rules are
 `tyr.shape_rules.linalg`'s, and `cross` / `matmul`'s are `tyr.shape_rules.matmul`'s.
 
-`FUNCTIONS` is merged into `_functions.FUNCTIONS`.  A function returning several tensors
+`FUNCTIONS` is merged into `_functions.FUNCTIONS`; `METHODS`, the tensor methods (and their `torch.*`
+forms) that are these ops under older names (`x.inverse()` is `linalg.inv`), into `_tensors.METHODS`.  A function returning several tensors
 gives a tuple whose class is the named tuple of torch's stubs with the same fields
 (`torch.return_types._linalg_eigh` for `eigh`'s `eigenvalues, eigenvectors`), so that
 `.eigenvalues` reads the first item.  torch spells a dim `dim` or `axis`, `keepdim` or
@@ -21,6 +22,7 @@ from tyr.shape_rules import UNKNOWN, MaybeShape
 from tyr.shape_rules import linalg as la
 
 FunctionHandler = Callable[[Call], Type]
+Handler = Callable[[Call, MaybeShape], Type]
 
 
 def _input(call: Call) -> MaybeShape:
@@ -164,4 +166,36 @@ FUNCTIONS: dict[str, FunctionHandler] = {
     _LINALG + "cross": _cross,
     _LINALG + "matmul": _matmul,
     _LINALG + "vecdot": _vecdot,
+}
+
+
+# -- the same ops as tensor methods -------------------------------------------------------------------
+
+
+def _method(rule: Callable[..., MaybeShape]) -> Handler:
+    """`x.det()`, `x.inverse()`, `x.matrix_power(n)`, ...: the `torch.linalg` op of the receiver."""
+
+    def handler(call: Call, shape: MaybeShape) -> Type:
+        return call.tensor(rule(shape, op=call.op))
+
+    return handler
+
+
+def _slogdet_method(call: Call, shape: MaybeShape) -> Type:
+    return _named("slogdet")(call, la.slogdet(shape, op=call.op))
+
+
+def _pinverse(call: Call, shape: MaybeShape) -> Type:
+    """`x.pinverse(rcond)`: `linalg.pinv`; `rcond` is a float, one tolerance for every matrix."""
+    return call.tensor(la.pinv(shape, op=call.op))
+
+
+METHODS: dict[str, Handler] = {
+    "det": _method(la.det),
+    "logdet": _method(la.det),
+    "slogdet": _slogdet_method,
+    "inverse": _method(la.square),
+    "matrix_exp": _method(la.square),
+    "matrix_power": _method(la.square),
+    "pinverse": _pinverse,
 }

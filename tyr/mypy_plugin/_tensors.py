@@ -38,7 +38,7 @@ from mypy.types import (
 
 from tyr import shape_rules as rules
 from tyr._symbolic import const
-from tyr.mypy_plugin import _extra_ops, _more_ops, _names
+from tyr.mypy_plugin import _extra_ops, _linalg, _more_ops, _names
 from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
 from tyr.mypy_plugin._dtypes import Binding, Bindings, index_dtype, local_bindings
 from tyr.mypy_plugin._errors import SHAPE
@@ -822,9 +822,9 @@ def _is_int(t: Type) -> bool:
     return isinstance(p, Instance) and (p.type.fullname in (_names.INT, "torch.SymInt") or p.type.has_base(_names.INT))
 
 
-_SAME_SHAPE = ["abs", "absolute", "acos", "arccos", "acosh", "arccosh", "asin", "arcsin", "asinh", "arcsinh", "atan", "arctan", "atanh", "arctanh", "bernoulli", "bfloat16", "bool", "byte", "cauchy_", "ceil", "cfloat", "cdouble", "char", "clone", "conj", "contiguous", "cos", "cosh", "cpu", "cuda", "deg2rad", "detach", "digamma", "double", "erf", "erfc", "erfinv", "exp", "exp2", "expm1", "exponential_", "fill_", "fix", "float", "floor", "frac", "geometric_", "half", "i0", "int", "isfinite", "isinf", "isnan", "isneginf", "isposinf", "isreal", "lgamma", "log", "log10", "log1p", "log2", "log_normal_", "logical_not", "logit", "long", "mvlgamma", "nan_to_num", "neg", "negative", "normal_", "pin_memory", "polygamma", "positive", "rad2deg", "random_", "reciprocal", "relu", "requires_grad_", "round", "rsqrt", "sgn", "short", "sigmoid", "sign", "signbit", "sin", "sinc", "sinh", "sqrt", "square", "tan", "tanh", "to", "trunc", "type", "uniform_", "zero_", "__neg__", "__pos__", "__abs__", "__invert__", "bitwise_not", "type_as", "copy_", "detach_", "share_memory_", "float_power_", "nan_to_num_"]
+_SAME_SHAPE = ["abs", "absolute", "acos", "arccos", "acosh", "arccosh", "asin", "arcsin", "asinh", "arcsinh", "atan", "arctan", "atanh", "arctanh", "bernoulli", "bfloat16", "bool", "byte", "cauchy_", "ceil", "cfloat", "cdouble", "char", "clone", "conj", "contiguous", "cos", "cosh", "cpu", "cuda", "deg2rad", "detach", "digamma", "double", "erf", "erfc", "erfinv", "exp", "exp2", "expm1", "exponential_", "fill_", "fix", "float", "floor", "frac", "geometric_", "half", "i0", "int", "isfinite", "isinf", "isnan", "isneginf", "isposinf", "isreal", "lgamma", "log", "log10", "log1p", "log2", "log_normal_", "logical_not", "logit", "long", "mvlgamma", "nan_to_num", "neg", "negative", "normal_", "pin_memory", "polygamma", "positive", "rad2deg", "random_", "reciprocal", "relu", "requires_grad_", "round", "rsqrt", "sgn", "short", "sigmoid", "sign", "signbit", "sin", "sinc", "sinh", "sqrt", "square", "tan", "tanh", "to", "trunc", "type", "uniform_", "zero_", "__neg__", "__pos__", "__abs__", "__invert__", "bitwise_not", "type_as", "copy_", "detach_", "share_memory_", "float_power_", "nan_to_num_", "angle", "conj_physical", "resolve_conj", "resolve_neg"]
 
-_BINARY = ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "floor_divide", "remainder", "fmod", "pow", "float_power", "atan2", "arctan2", "maximum", "minimum", "fmax", "fmin", "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "hypot", "copysign", "xlogy", "heaviside", "nextafter", "ldexp", "bitwise_left_shift", "bitwise_right_shift"]
+_BINARY = ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "floor_divide", "remainder", "fmod", "pow", "float_power", "atan2", "arctan2", "maximum", "minimum", "fmax", "fmin", "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "hypot", "copysign", "xlogy", "heaviside", "nextafter", "ldexp", "bitwise_left_shift", "bitwise_right_shift", "logaddexp", "logaddexp2", "gcd", "lcm", "igamma", "igammac", "isclose"]
 
 _OPERATORS = {
     "__add__": "+",
@@ -1022,5 +1022,6 @@ METHODS.update(
         "triu_": _tril,
         **_more_ops.METHODS,
         **_extra_ops.METHODS,
+        **_linalg.METHODS,
     }
 )

@@ -99,11 +99,13 @@ from tyr.shape_rules.nn_functional import (
     dropout,
     elementwise_loss,
     embedding,
+    feature_dropout,
     glu,
     group_norm,
     layer_norm,
     one_hot,
     pairwise_distance,
+    prelu,
     rms_norm,
     scaled_dot_product_attention,
     tril,
@@ -128,7 +130,18 @@ from tyr.shape_rules.reorder import (
     view_as_complex,
     view_as_real,
 )
-from tyr.shape_rules.reduce import aminmax, along_dim, argmax, kthvalue, max_along, multinomial, quantile, reduce, topk
+from tyr.shape_rules.reduce import (
+    aminmax,
+    along_dim,
+    argmax,
+    kthvalue,
+    max_along,
+    multinomial,
+    quantile,
+    reduce,
+    renorm,
+    topk,
+)
 from tyr.shape_rules.selection import masked_select, nonzero, nonzero_tuple
 from tyr.shape_rules.spectral import fft, fftfreq, fftn, fftshift
 from tyr.shape_rules.view import flatten, infer_sizes, repeat, reshape, squeeze, unflatten, unsqueeze, view
@@ -245,6 +258,7 @@ __all__ = [
     "multinomial",
     "quantile",
     "reduce",
+    "renorm",
     "topk",
     # sizes that depend on values
     "masked_select",
@@ -286,11 +300,13 @@ __all__ = [
     "dropout",
     "elementwise_loss",
     "embedding",
+    "feature_dropout",
     "glu",
     "group_norm",
     "layer_norm",
     "one_hot",
     "pairwise_distance",
+    "prelu",
     "rms_norm",
     "scaled_dot_product_attention",
     "tril",

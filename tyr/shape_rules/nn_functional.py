@@ -22,6 +22,7 @@ from tyr.shape_rules.core import (
     has_elements,
     locate,
     min_rank,
+    never_one,
     never_zero,
     numel,
     rank,
@@ -393,6 +394,61 @@ def dropout(shape: MaybeShape, p: float = 0.5, op: str = "dropout") -> MaybeShap
     """`F.dropout(x, p)` and friends: the same shape; `p` must lie in [0, 1]."""
     if not 0.0 <= p <= 1.0:
         raise ShapeRuleError(f"{op}: the probability p must be between 0 and 1, got {p}")
+    return shape
+
+
+def feature_dropout(
+    shape: MaybeShape, p: float | None = 0.5, spatial: int = 2, *, runs: bool | None = True, op: str = "dropout2d"
+) -> MaybeShape:
+    """`F.dropout1d` / `dropout2d` / `dropout3d(x, p, training)` (`spatial` 1, 2, 3): the same shape, whole
+    channels zeroed.  `p` (None: unknown) must lie in [0, 1].
+
+    `dropout1d` takes `(C, L)` or `(N, C, L)` only.  The others take any number of dims (torch warns
+    outside `(C, *spatial)` / `(N, C, *spatial)`), but torch's feature dropout needs at least 2, which
+    `dropout3d` makes by adding a batch dim to all but 5-d inputs: so `dropout2d` of a 0-d or 1-d
+    tensor and `dropout3d` of a 0-d one fail where the mask is drawn: in training (`runs`, None:
+    unknown), with a `p` strictly between 0 and 1 (torch zeroes all at 1), on an input with elements.
+    """
+    if p is not None:
+        dropout(shape, p, op=op)
+    if shape is None:
+        return None
+    n = rank(shape)
+    if spatial == 1:
+        if (n is not None and n not in (2, 3)) or min_rank(shape) > 3:
+            raise ShapeRuleError(f"{op}: the input must be (C, L) or (N, C, L), not {show_shape(shape)}")
+        return shape
+    least = 1 if spatial == 3 else 2
+    if runs and p is not None and 0.0 < p < 1.0 and n is not None and n < least and has_elements(shape):
+        needed = "2 dims" if least == 2 else "1 dim"
+        raise ShapeRuleError(f"{op}: the input must have at least {needed} (channels), not {show_shape(shape)}")
+    return shape
+
+
+def prelu(shape: MaybeShape, weight: MaybeShape) -> MaybeShape:
+    """`F.prelu(x, weight)`: the same shape.  `weight` is 0-d or 1-d: one slope for all, or one per
+    channel (dim 1 of `x`; a 1-d `x` counts as one channel, a 0-d one takes one slope only)."""
+    if weight is None:
+        return shape
+    if min_rank(weight) > 1:
+        raise ShapeRuleError(f"prelu: the weight must be 0-d or 1-d, not {show_shape(weight)}")
+    if rank(weight) != 1 or shape is None:
+        return shape
+    slopes = _at(weight, 0)
+    if slopes is None or not never_one(slopes):
+        return shape
+    n = rank(shape)
+    if n == 0:
+        raise ShapeRuleError(f"prelu: a 0-d input takes one slope, not a weight {show_shape(weight)}")
+    if n is None and (variadic_index(shape) or 0) <= 1:
+        return shape  # dim 1 is not known
+    channels = const(1) if n == 1 else _at(shape, 1)
+    if differ(channels, slopes):
+        where = "a 1-d input is one channel" if n == 1 else "dim 1 of the input"
+        raise ShapeRuleError(
+            f"prelu: the weight {show_shape(weight)} must hold 1 slope or one per channel, "
+            f"{show(channels)} ({where} {show_shape(shape)})"
+        )
     return shape
 
 

@@ -154,6 +154,13 @@ def along_dim(shape: MaybeShape, dim: int, *, op: str = "softmax") -> MaybeShape
     return shape
 
 
+def renorm(shape: MaybeShape, dim: int, *, op: str = "renorm") -> MaybeShape:
+    """`x.renorm(p, dim, maxnorm)`: the shape kept; torch renorms the slices along `dim`, of 2 dims or more."""
+    if shape is not None and rank(shape) is not None and len(shape) < 2:
+        raise ShapeRuleError(f"{op}: the input must have at least 2 dims, not {show_shape(shape)}")
+    return along_dim(shape, dim, op=op)
+
+
 def topk(shape: MaybeShape, k: SizeArg, dim: int = -1, *, op: str = "topk") -> tuple[Shape, Shape] | None:
     """`x.topk(k, dim)`: `(values, indices)` with dim `dim` of size `k`.
 
