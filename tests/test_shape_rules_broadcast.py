@@ -11,7 +11,16 @@ from hypothesis import strategies as st
 from test_shape_rules_core import check, draw_case, examples, shape, shapes_from, tensor, with_variadic
 
 from tyr._symbolic import const, parse
-from tyr.shape_rules import ShapeRuleError, Variadic, broadcast_shapes, broadcasts_to, expand, masked_fill, where
+from tyr.shape_rules import (
+    ShapeRuleError,
+    Variadic,
+    broadcast_shapes,
+    broadcasts_to,
+    expand,
+    masked_fill,
+    sum_to_size,
+    where,
+)
 
 SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])
 
@@ -89,6 +98,11 @@ def test_masked_fill(symbolic: bool, data: st.DataObject) -> None:
     sizes, values = draw_case(data, symbolic)
     x, mask = data.draw(shapes_from(sizes)), data.draw(shapes_from(sizes))
     check(masked_fill, lambda x, m: tensor(x).masked_fill(tensor(m, torch.bool), 0.0), x, mask, values=values)
+    # an all-false mask: `source`'s count of values is never short (that check depends on the mask's values)
+    check(lambda x, m: masked_fill(x, m, op="masked_scatter"),
+          lambda x, m: tensor(x).masked_scatter(tensor(m, torch.bool), torch.zeros(0)), x, mask, values=values)
+    check(lambda x, m: broadcasts_to(m, x, op="masked_scatter_"),
+          lambda x, m: tensor(x).masked_scatter_(tensor(m, torch.bool), torch.zeros(0)), x, mask, values=values)
 
 
 @SYMBOLIC
@@ -112,6 +126,24 @@ def test_expand(symbolic: bool, data: st.DataObject) -> None:
     check(lambda x, w: expand(x, w), lambda x, w: tensor(x).expand(tuple(w)), x, wanted, values=values)
     check(lambda x, w: expand(x, w, op="broadcast_to"), lambda x, w: torch.broadcast_to(tensor(x), tuple(w)), x,
           wanted, values=values)
+    check(lambda x, w: expand(x, w, op="expand_copy"), lambda x, w: torch.expand_copy(tensor(x), tuple(w)), x,
+          wanted, values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_sum_to_size(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes, max_rank=3))
+    if data.draw(st.booleans()):  # mostly a size `x` sums to: some of its trailing dims, some of them 1
+        kept = x[data.draw(st.integers(0, len(x))) :]
+        wanted = [s if data.draw(st.booleans()) else const(1) for s in kept]
+    else:
+        wanted = data.draw(st.lists(st.sampled_from([*sizes, const(-1), const(0)]), max_size=4))
+    if data.draw(st.integers(0, 3)) == 0:
+        x = with_variadic(data, x, values)
+    check(sum_to_size, lambda x, w: tensor(x).sum_to_size(tuple(w)), x, wanted, values=values)
 
 
 def test_messages_name_both_dims() -> None:

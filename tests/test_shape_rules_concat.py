@@ -106,6 +106,8 @@ def test_split(symbolic: bool, data: st.DataObject) -> None:
         st.permutations([*whole, const(0), *sizes[:1]]).map(lambda p: p[: len(whole) + 1]),
     ))
     check(split, lambda x, a, d: torch.split(tensor(x), a, dim=d), x, arg, dim, values=values)
+    other = torch.split_with_sizes if isinstance(arg, list) else torch.unsafe_split
+    check(split, lambda x, a, d: other(tensor(x), a, dim=d), x, arg, dim, values=values)
 
 
 @SYMBOLIC
@@ -116,8 +118,9 @@ def test_chunk(symbolic: bool, data: st.DataObject) -> None:
     x = data.draw(shapes_from(sizes, max_rank=3))
     if symbolic and data.draw(st.booleans()):
         x = (*x, parse("3*B"))
-    check(chunk, lambda x, c, d: tensor(x).chunk(c, d), x, data.draw(st.integers(-1, 4)), dim_of(data, x),
-          values=values)
+    chunks, dim = data.draw(st.integers(-1, 4)), dim_of(data, x)
+    check(chunk, lambda x, c, d: tensor(x).chunk(c, d), x, chunks, dim, values=values)
+    check(chunk, lambda x, c, d: tensor(x).unsafe_chunk(c, d), x, chunks, dim, values=values)
 
 
 @SYMBOLIC

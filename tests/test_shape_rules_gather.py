@@ -101,6 +101,9 @@ def test_index_add_and_copy(symbolic: bool, data: st.DataObject) -> None:
     check(index_add, lambda x, d, i, s: tensor(x).index_add(d, long(i), tensor(s)), x, dim, index, source,
           values=values)
     check(index_copy, lambda x, d, i, s: tensor(x).index_copy(d, long(i), tensor(s)), x, dim, index, source, values=values)
+    check(lambda x, d, i, s: index_add(x, d, i, s, op="index_reduce"),
+          lambda x, d, i, s: tensor(x).index_reduce(d, long(i), tensor(s), "prod"), x, dim, index, source, values=values,
+          warns=("index_reduce\\(\\) is in beta",))
     check(index_fill, lambda x, d, i: tensor(x).index_fill(d, long(i), 1.0), x, dim, index, values=values)
 
 

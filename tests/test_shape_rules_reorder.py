@@ -1,5 +1,5 @@
-"""Soundness of flip, roll, rot90, movedim, narrow, select, diagonal, unfold, repeat_interleave, tile, pixel_shuffle and
-view_as_complex/real against LibTorch (spec §7)."""
+"""Soundness of flip, roll, rot90, movedim, narrow, select, diagonal, the *_scatter ops that fill their views, unfold,
+repeat_interleave, tile, pixel_shuffle and view_as_complex/real against LibTorch (spec §7)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,17 @@ import torch
 import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_shape_rules_core import check, dim_of, draw_case, examples, shape, shapes_from, tensor, with_variadic
+from test_shape_rules_core import (
+    check,
+    dim_of,
+    draw_case,
+    examples,
+    shape,
+    shapes_from,
+    symbols_in,
+    tensor,
+    with_variadic,
+)
 
 from tyr._symbolic import const
 from tyr.shape_rules import (
@@ -23,7 +33,9 @@ from tyr.shape_rules import (
     repeat_interleave,
     roll,
     rot90,
+    scatter_view,
     select,
+    slice_along,
     tile,
     unfold,
     view_as_complex,
@@ -71,6 +83,52 @@ def test_movedim(symbolic: bool, data: st.DataObject) -> None:
     check(movedim, lambda x, s, d: tensor(x).movedim(s, d), x, source, destination, values=values)
 
 
+def _src_for(data: st.DataObject, view: object, sizes: list) -> tuple:  # type: ignore[type-arg]
+    """Mostly the view's own shape (where the rule knows it), else any shape: the source a *_scatter writes."""
+    known = isinstance(view, tuple) and None not in view
+    if known and data.draw(st.integers(0, 3)):
+        return view  # type: ignore[return-value]
+    return data.draw(shapes_from(sizes, max_rank=3))
+
+
+@SYMBOLIC
+@settings(max_examples=examples(200), deadline=None)
+@given(data=st.data())
+def test_scatter_views(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes))
+    if data.draw(st.integers(0, 3)) == 0:
+        x = with_variadic(data, x, values)
+    dim = dim_of(data, x)
+    told = [s for s in sizes if not any(n.startswith("U") for n in symbols_in(s))]  # (a hidden bound reads as omitted)
+    bound = st.sampled_from([*told, const(0), const(-1), const(-2), const(9), None])
+    start, end, step = data.draw(bound), data.draw(bound), data.draw(st.sampled_from([*told, const(0), const(-1)]))
+
+    def rule(x, s, d, a, b, k):  # type: ignore[no-untyped-def]
+        return scatter_view(x, s, slice_along(x, d, a, b, k, op="slice_scatter"), op="slice_scatter")
+
+    def view(op):  # type: ignore[no-untyped-def]
+        try:
+            return op()
+        except ShapeRuleError:
+            return None
+
+    check(slice_along, lambda x, d, a, b, k: torch.ops.aten.slice(tensor(x), d, a, b, k), x, dim, start, end, step,
+          values=values)
+    src = _src_for(data, view(lambda: slice_along(x, dim, start, end, step)), sizes)
+    check(rule, lambda x, s, d, a, b, k: torch.slice_scatter(tensor(x), tensor(s), d, a, b, k), x, src, dim, start,
+          end, step, values=values)
+    index = start if start is not None else const(0)
+    src = _src_for(data, view(lambda: select(x, dim, index)), sizes)
+    check(lambda x, s, d, i: scatter_view(x, s, select(x, d, i), op="select_scatter"),
+          lambda x, s, d, i: torch.select_scatter(tensor(x), tensor(s), d, i), x, src, dim, index, values=values)
+    offset, d1, d2 = data.draw(st.integers(-3, 3)), dim_of(data, x), dim_of(data, x)
+    src = _src_for(data, view(lambda: diagonal(x, offset, d1, d2)), sizes)
+    check(lambda x, s, o, a, b: scatter_view(x, s, diagonal(x, o, a, b), op="diagonal_scatter"),
+          lambda x, s, o, a, b: torch.diagonal_scatter(tensor(x), tensor(s), o, a, b), x, src, offset, d1, d2,
+          values=values)
+
+
 @SYMBOLIC
 @settings(max_examples=examples(150), deadline=None)
 @given(data=st.data())
@@ -83,6 +141,7 @@ def test_narrow_diagonal_unfold(symbolic: bool, data: st.DataObject) -> None:
     bound = st.sampled_from([*sizes, const(0), const(-1), const(-2), *(-s for s in sizes)])
     start, length = data.draw(bound), data.draw(st.sampled_from([*sizes, const(0), const(-1)]))
     check(narrow, lambda x, d, s, n: tensor(x).narrow(d, s, n), x, dim, start, length, values=values)
+    check(narrow, lambda x, d, s, n: tensor(x).narrow_copy(d, s, n), x, dim, start, length, values=values)
     check(select, lambda x, d, i: tensor(x).select(d, i), x, dim, start, values=values)
     offset = data.draw(st.integers(-3, 3))
     d1, d2 = dim_of(data, x), dim_of(data, x)

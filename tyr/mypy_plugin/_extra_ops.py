@@ -1,6 +1,6 @@
 """Hooks for ops that had none: `take`, `trace`, `inner`, `unique` / `unique_consecutive`, `resize_` /
 `resize_as_`, `cartesian_prod`, `combinations`, `block_diag`, `trapezoid` / `trapz` / `cumulative_trapezoid`,
-`F.channel_shuffle`, `F.kl_div`, `F.bilinear`, `searchsorted`, `bucketize`, `renorm`, `prelu`.
+`F.channel_shuffle`, `F.kl_div`, `F.bilinear`, `searchsorted`, `bucketize`, `renorm`, `prelu`, `as_strided`.
 
 `METHODS` holds the tensor-method handlers (merged into `_tensors.METHODS`), `FUNCTIONS` the handlers
 of the functions that have no method form; the rules are `tyr.shape_rules`'.
@@ -67,7 +67,8 @@ def _unique(call: Call, shape: MaybeShape) -> Type:
 
 
 def _resize(call: Call, shape: MaybeShape) -> Type:
-    """`x.resize_(*sizes)`: the tensor takes the sizes given (`x.resize_as_(y)`: `y`'s)."""
+    """`x.resize_(*sizes)`, `x.as_strided(size, stride)`: the tensor takes the sizes given (`x.resize_as_(y)`:
+    `y`'s).  (Whether `as_strided`'s view fits in the storage is not ruled.)"""
     if call.op == "resize_as_":
         return call.tensor(call.tensor_arg("the_template"))
     sizes = call.sizes_arg("size")
@@ -98,6 +99,8 @@ METHODS: dict[str, Handler] = {
     "unique_consecutive": _unique,
     "resize_": _resize,
     "resize_as_": _resize,
+    "as_strided": _resize,
+    "as_strided_": _resize,
 }
 
 

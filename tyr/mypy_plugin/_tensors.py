@@ -351,6 +351,7 @@ def _scatter(call: Call, shape: MaybeShape) -> Type:
 
 
 def _index_add(call: Call, shape: MaybeShape) -> Type:
+    """`index_add`, `index_copy`, and `index_reduce`, which checks as `index_add` does."""
     rule = rules.index_copy if call.op.startswith("index_copy") else rules.index_add
     return call.tensor(rule(shape, _dim(call), call.tensor_arg("index"), call.tensor_arg("source"), op=call.op))
 
@@ -404,26 +405,55 @@ def _movedim(call: Call, shape: MaybeShape) -> Type:
 
 
 def _select(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(_selected(call, shape))
+
+
+def _selected(call: Call, shape: MaybeShape) -> MaybeShape:
     index = call.actuals("index")
     if not index:
         raise NotKnown
-    return call.tensor(rules.select(shape, _dim(call), call.size_of(index[0])))
+    return rules.select(shape, _dim(call), call.size_of(index[0]), op=call.op)
 
 
 def _narrow(call: Call, shape: MaybeShape) -> Type:
     start, length = call.actuals("start"), call.actuals("length")
     if not start or not length:
         raise NotKnown
-    return call.tensor(rules.narrow(shape, _dim(call), call.size_of(start[0]), call.size_of(length[0])))
+    return call.tensor(rules.narrow(shape, _dim(call), call.size_of(start[0]), call.size_of(length[0]), op=call.op))
 
 
 def _diagonal(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(_diagonal_of(call, shape))
+
+
+def _diagonal_of(call: Call, shape: MaybeShape) -> MaybeShape:
     offset = call.int_arg("offset", default=0)
     dim1 = call.int_arg("dim1", default=0)
     dim2 = call.int_arg("dim2", default=1)
     if not (isinstance(offset, int) and isinstance(dim1, int) and isinstance(dim2, int)):
         raise NotKnown
-    return call.tensor(rules.diagonal(shape, offset, dim1, dim2))
+    return rules.diagonal(shape, offset, dim1, dim2, op=call.op)
+
+
+def _sliced(call: Call, shape: MaybeShape) -> MaybeShape:
+    """`slice_scatter`'s view: `x[..., start:end:step]` along `dim` (0 when not given)."""
+    dim = call.int_arg("dim", default=0)
+    if not isinstance(dim, int):
+        raise NotKnown
+    start, end, step = (call.actuals(name) for name in ("start", "end", "step"))
+    bounds = [None if not a or call.is_none(a[0]) else _bound(call, a[0].expr) for a in (start, end, step)]
+    return rules.slice_along(shape, dim, bounds[0], bounds[1], 1 if bounds[2] is None else bounds[2], op=call.op)
+
+
+def _scatter_view(view: Callable[[Call, MaybeShape], MaybeShape]) -> Handler:
+    """`x.select_scatter(src, dim, index)`, `slice_scatter`, `diagonal_scatter`: `src` fills the view of `x`
+    that `select` / `slice` / `diagonal` take with the same arguments."""
+
+    def handler(call: Call, shape: MaybeShape) -> Type:
+        src = call.tensor_arg("src")
+        return call.tensor(rules.scatter_view(shape, src, view(call, shape), op=call.op))
+
+    return handler
 
 
 def _unfold(call: Call, shape: MaybeShape) -> Type:
@@ -551,8 +581,15 @@ def _unsqueeze(call: Call, shape: MaybeShape) -> Type:
     return call.tensor(rules.unsqueeze(shape, dim))
 
 
+def _sum_to_size(call: Call, shape: MaybeShape) -> Type:
+    sizes = call.sizes_arg("size")
+    if sizes is None:
+        raise NotKnown
+    return call.tensor(rules.sum_to_size(shape, sizes, op=call.op))
+
+
 def _expand(call: Call, shape: MaybeShape) -> Type:
-    """`x.expand(*sizes)`, `x.broadcast_to(sizes)` (and `torch.broadcast_to(x, sizes)`)."""
+    """`x.expand(*sizes)`, `x.broadcast_to(sizes)` (and `torch.broadcast_to` / `expand_copy(x, sizes)`)."""
     sizes = call.sizes_arg("size", "sizes")
     if sizes is None:
         raise NotKnown
@@ -642,7 +679,7 @@ def _split(call: Call, shape: MaybeShape) -> Type:
     if not actuals:
         raise NotKnown
     sections = call.sequence_of(actuals[0])
-    pieces = rules.split(shape, sections if sections is not None else call.size_of(actuals[0]), dim)
+    pieces = rules.split(shape, sections if sections is not None else call.size_of(actuals[0]), dim, op=call.op)
     return call.repeated(pieces, rules.piece(shape, dim, call.op))
 
 
@@ -651,7 +688,7 @@ def _chunk(call: Call, shape: MaybeShape) -> Type:
     dim = call.int_arg("dim", default=0)
     if not isinstance(chunks, int) or not isinstance(dim, int):
         raise NotKnown
-    return call.repeated(rules.chunk(shape, chunks, dim), rules.piece(shape, dim, call.op))
+    return call.repeated(rules.chunk(shape, chunks, dim, op=call.op), rules.piece(shape, dim, call.op))
 
 
 def _unbind(call: Call, shape: MaybeShape) -> Type:
@@ -670,11 +707,13 @@ def _topk(call: Call, shape: MaybeShape) -> Type:
 
 
 def _masked_fill(call: Call, shape: MaybeShape) -> Type:
+    """`x.masked_fill(mask, value)`, `x.masked_scatter(mask, source)` (torch's check of `source`, that it holds
+    enough values, depends on the mask's values)."""
     mask = call.tensor_arg("mask")
     if call.op.endswith("_"):
         rules.broadcasts_to(mask, shape, op=call.op)
         return call.tensor(shape)
-    return call.tensor(rules.masked_fill(shape, mask))
+    return call.tensor(rules.masked_fill(shape, mask, op=call.op))
 
 
 def _where(call: Call, shape: MaybeShape) -> Type:
@@ -930,6 +969,21 @@ METHODS.update(
         "index_add_": _index_add,
         "index_copy": _index_add,
         "index_copy_": _index_add,
+        "index_reduce": _index_add,
+        "index_reduce_": _index_add,
+        "index_put": _same,  # (torch's checks of the indices and values are not ruled)
+        "index_put_": _same,
+        "select_scatter": _scatter_view(_selected),
+        "slice_scatter": _scatter_view(_sliced),
+        "diagonal_scatter": _scatter_view(_diagonal_of),
+        "masked_scatter": _masked_fill,
+        "masked_scatter_": _masked_fill,
+        "narrow_copy": _narrow,
+        "expand_copy": _expand,
+        "sum_to_size": _sum_to_size,
+        "split_with_sizes": _split,
+        "unsafe_split": _split,
+        "unsafe_chunk": _chunk,
         "index_fill": _index_fill,
         "index_fill_": _index_fill,
         "flip": _flip,

@@ -16,7 +16,15 @@ exact promise.
     (Expr(B), Expr(3), Expr(4))
 """
 
-from tyr.shape_rules.broadcast import broadcast_shapes, broadcast_sizes, broadcasts_to, expand, masked_fill, where
+from tyr.shape_rules.broadcast import (
+    broadcast_shapes,
+    broadcast_sizes,
+    broadcasts_to,
+    expand,
+    masked_fill,
+    sum_to_size,
+    where,
+)
 from tyr.shape_rules.concat import (
     atleast,
     cat,
@@ -120,7 +128,9 @@ from tyr.shape_rules.reorder import (
     flip_lr,
     movedim,
     narrow,
+    scatter_view,
     select,
+    slice_along,
     pixel_shuffle,
     repeat_interleave,
     roll,
@@ -181,6 +191,7 @@ __all__ = [
     "broadcasts_to",
     "expand",
     "masked_fill",
+    "sum_to_size",
     "where",
     # products and reorderings
     "T",
@@ -224,7 +235,9 @@ __all__ = [
     "flip_lr",
     "movedim",
     "narrow",
+    "scatter_view",
     "select",
+    "slice_along",
     "pixel_shuffle",
     "repeat_interleave",
     "roll",

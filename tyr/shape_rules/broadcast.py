@@ -1,4 +1,4 @@
-"""Broadcasting: elementwise binary ops, comparisons, `where`, `masked_fill`, `expand`."""
+"""Broadcasting: elementwise binary ops, comparisons, `where`, `masked_fill`, `expand`, `sum_to_size`."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from tyr.shape_rules.core import (
     show_shape,
     variadic_index,
 )
+from tyr.shape_rules.creation import from_sizes
 
 
 def broadcast_sizes(a: Size, b: Size) -> tuple[bool, Size]:
@@ -134,13 +135,14 @@ def where(condition: MaybeShape, input: MaybeShape, other: MaybeShape) -> MaybeS
     return broadcast_shapes(condition, input, other, op="where", operands=("the condition", "input", "other"))
 
 
-def masked_fill(input: MaybeShape, mask: MaybeShape) -> MaybeShape:
-    """`input.masked_fill(mask, value)` (out of place): torch broadcasts `input` and `mask` together.
+def masked_fill(input: MaybeShape, mask: MaybeShape, *, op: str = "masked_fill") -> MaybeShape:
+    """`input.masked_fill(mask, value)` and `masked_scatter(mask, source)` (out of place): torch broadcasts
+    `input` and `mask` together.
 
     (The in-place `masked_fill_` keeps `input`'s shape and needs `mask` to broadcast to it;
     see `broadcasts_to`.)
     """
-    return broadcast_shapes(input, mask, op="masked_fill", operands=("input", "the mask"))
+    return broadcast_shapes(input, mask, op=op, operands=("input", "the mask"))
 
 
 def broadcasts_to(shape: MaybeShape, target: MaybeShape, op: str = "broadcast_to") -> MaybeShape:
@@ -161,6 +163,14 @@ def broadcasts_to(shape: MaybeShape, target: MaybeShape, op: str = "broadcast_to
                     f"size {show(t)}; shapes {show_shape(shape)} and {show_shape(target)}"
                 )
     return target
+
+
+def sum_to_size(shape: MaybeShape, sizes: Sequence[SizeArg], op: str = "sum_to_size") -> MaybeShape:
+    """`x.sum_to_size(*size)`: `x` summed down to `size`, which must broadcast to `x`'s shape (the reverse of
+    `expand`)."""
+    out = from_sizes(sizes, op=op)
+    broadcasts_to(out, shape, op=op)
+    return out
 
 
 def expand(shape: MaybeShape, sizes: Sequence[SizeArg], op: str = "expand") -> MaybeShape:

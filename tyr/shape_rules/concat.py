@@ -287,9 +287,10 @@ def _pieces(shape: Shape, pos: int, sizes: Sequence[Size]) -> tuple[Shape, ...]:
 
 
 def split(
-    shape: MaybeShape, split_size_or_sections: SizeArg | Sequence[SizeArg], dim: int = 0
+    shape: MaybeShape, split_size_or_sections: SizeArg | Sequence[SizeArg], dim: int = 0, *, op: str = "split"
 ) -> tuple[Shape, ...] | None:
-    """`x.split(split_size_or_sections, dim)` / `torch.split`: a tuple of pieces along `dim`.
+    """`x.split(split_size_or_sections, dim)` / `torch.split` (and `unsafe_split`, `split_with_sizes`): a tuple of
+    pieces along `dim`.
 
     With an int `split_size` the pieces have that size except a smaller last one (a size
     of 0 splits only a dim of size 0, giving one piece).  With a list of sizes, they must be
@@ -297,20 +298,20 @@ def split(
     depends on symbol values (`split(2)` of a dim of size `B`).
     """
     if isinstance(split_size_or_sections, (Expr, int)) or split_size_or_sections is None:
-        return _split_size(shape, as_size(split_size_or_sections), dim)
+        return _split_size(shape, as_size(split_size_or_sections), dim, op)
     sections = [as_size(s) for s in split_size_or_sections]
     for s in sections:
         if (const_of(s) or 0) < 0:
-            raise ShapeRuleError(f"split: section sizes must be non-negative, got {show_sizes(sections)}")
+            raise ShapeRuleError(f"{op}: section sizes must be non-negative, got {show_sizes(sections)}")
     if shape is None:
         return None
-    pos, size = _split_dim(shape, dim, "split")
+    pos, size = _split_dim(shape, dim, op)
     total: Size = const(0)
     for s in sections:
         total = None if total is None or s is None else total + s
     if differ(size, total):
         raise ShapeRuleError(
-            f"split: section sizes {show_sizes(sections)} add up to {total}, but dimension {dim} "
+            f"{op}: section sizes {show_sizes(sections)} add up to {total}, but dimension {dim} "
             f"of {show_shape(shape)} is {show(size)}"
         )
     if pos is None:
@@ -318,14 +319,14 @@ def split(
     return _pieces(shape, pos, sections)
 
 
-def _split_size(shape: MaybeShape, step: Size, dim: int) -> tuple[Shape, ...] | None:
+def _split_size(shape: MaybeShape, step: Size, dim: int, op: str) -> tuple[Shape, ...] | None:
     if step is not None and (const_of(step) or 0) < 0:
-        raise ShapeRuleError(f"split: split_size must be non-negative, got {step}")
+        raise ShapeRuleError(f"{op}: split_size must be non-negative, got {step}")
     if shape is None:
         return None
-    pos, size = _split_dim(shape, dim, "split")
+    pos, size = _split_dim(shape, dim, op)
     if step is not None and step.const_value == 0 and never_zero(size):
-        raise ShapeRuleError(f"split: split_size 0 splits only a dim of size 0, not {show(size)}")
+        raise ShapeRuleError(f"{op}: split_size 0 splits only a dim of size 0, not {show(size)}")
     if pos is None or size is None or step is None:
         return None
     count = _count(size, step)
@@ -349,16 +350,16 @@ def _count(size: Expr, step: Expr) -> int | None:
     return None
 
 
-def chunk(shape: MaybeShape, chunks: int, dim: int = 0) -> tuple[Shape, ...] | None:
+def chunk(shape: MaybeShape, chunks: int, dim: int = 0, *, op: str = "chunk") -> tuple[Shape, ...] | None:
     """`x.chunk(chunks, dim)`: `split` by `ceil(size / chunks)`, so there may be fewer than `chunks` pieces.
 
     A dim of size 0 gives `chunks` empty pieces.  `chunks` must be positive.
     """
     if chunks <= 0:
-        raise ShapeRuleError(f"chunk: chunks must be greater than 0, got {chunks}")
+        raise ShapeRuleError(f"{op}: chunks must be greater than 0, got {chunks}")
     if shape is None:
         return None
-    pos, size = _split_dim(shape, dim, "chunk")
+    pos, size = _split_dim(shape, dim, op)
     if pos is None or size is None:
         return None
     if size.const_value == 0:
@@ -367,7 +368,7 @@ def chunk(shape: MaybeShape, chunks: int, dim: int = 0) -> tuple[Shape, ...] | N
     count = _count(size, step)
     if count is None:
         return None
-    return _split_size(shape, step, dim)
+    return _split_size(shape, step, dim, op)
 
 
 def tensor_split(

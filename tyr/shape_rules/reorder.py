@@ -1,4 +1,5 @@
-"""Moving elements and dims around: `flip`, `roll`, `rot90`, `movedim`, `narrow`, `diagonal`, `diag`, `diagflat`,
+"""Moving elements and dims around: `flip`, `roll`, `rot90`, `movedim`, `narrow`, `select`, `diagonal`, the views
+`select_scatter` / `slice_scatter` / `diagonal_scatter` fill, `diag`, `diagflat`,
 `diag_embed`, `diff`, `Tensor.unfold`, `repeat_interleave`, `tile`, `pixel_shuffle` / `pixel_unshuffle`,
 `channel_shuffle`, `view_as_complex` / `view_as_real`."""
 
@@ -33,6 +34,7 @@ from tyr.shape_rules.core import (
     variadic_index,
     wrap_dim,
 )
+from tyr.shape_rules.index import Bound, slice_length
 from tyr.shape_rules.view import repeat
 
 
@@ -121,13 +123,12 @@ def movedim(shape: MaybeShape, source: int | Sequence[int], destination: int | S
     return tuple(shape[moved[j]] if j in moved else shape[next(rest)] for j in range(n))
 
 
-def narrow(shape: MaybeShape, dim: int, start: SizeArg, length: SizeArg) -> MaybeShape:
+def narrow(shape: MaybeShape, dim: int, start: SizeArg, length: SizeArg, *, op: str = "narrow") -> MaybeShape:
     """`x.narrow(dim, start, length)`: dim `dim` becomes `length` long.
 
     `start` may count from the end (`-size <= start <= size`) and `start + length` may not pass
     the end; `length` is not negative.  A 0-d tensor cannot be narrowed.
     """
-    op = "narrow"
     n, first = as_size(length), as_size(start)
     if n is not None and (const_of(n) or 0) < 0:
         raise ShapeRuleError(f"{op}: length must be non-negative, got {show(n)}")
@@ -150,12 +151,11 @@ def narrow(shape: MaybeShape, dim: int, start: SizeArg, length: SizeArg) -> Mayb
     return (*shape[:pos], n, *shape[pos + 1 :])
 
 
-def select(shape: MaybeShape, dim: int, index: SizeArg) -> MaybeShape:
+def select(shape: MaybeShape, dim: int, index: SizeArg, *, op: str = "select") -> MaybeShape:
     """`x.select(dim, index)`: dim `dim` is removed (as `x[:, index]` removes dim 1).
 
     `index` may count from the end (`-size <= index < size`); a 0-d tensor has no dim to select.
     """
-    op = "select"
     if shape is None:
         return None
     if rank(shape) == 0:
@@ -176,13 +176,12 @@ def _negative(e: Expr) -> bool:
     return low is not None and low >= 1
 
 
-def diagonal(shape: MaybeShape, offset: int = 0, dim1: int = 0, dim2: int = 1) -> MaybeShape:
+def diagonal(shape: MaybeShape, offset: int = 0, dim1: int = 0, dim2: int = 1, *, op: str = "diagonal") -> MaybeShape:
     """`x.diagonal(offset, dim1, dim2)`: the two dims are removed and the diagonal's length appended.
 
     The length is `max(min(n1, n2 - offset), 0)` for `offset >= 0` and `max(min(n1 + offset, n2), 0)`
     otherwise (where it is not evident, unknown).
     """
-    op = "diagonal"
     if shape is None:
         return None
     if rank(shape) is not None and len(shape) < 2:
@@ -199,6 +198,37 @@ def diagonal(shape: MaybeShape, offset: int = 0, dim1: int = 0, dim2: int = 1) -
         first, second = (n1, n2 - offset) if offset >= 0 else (n1 + offset, n2)
         length = _clamped_min(first, second)
     return (*(s for i, s in enumerate(shape) if i not in (a, b)), length)
+
+
+def slice_along(
+    shape: MaybeShape, dim: int, start: Bound = None, end: Bound = None, step: Bound = 1, *, op: str = "slice"
+) -> MaybeShape:
+    """`x[..., start:end:step]` with the slice at dim `dim` (the view `slice_scatter` fills): the dim becomes
+    the slice's length.  The step must be positive; a 0-d tensor has no dim to slice."""
+    steps = const_of(as_size(step)) if isinstance(step, (int, Expr)) else None
+    if steps is not None and steps <= 0:
+        raise ShapeRuleError(f"{op}: the step must be positive, not {steps}")
+    if shape is None:
+        return None
+    if rank(shape) == 0:
+        raise ShapeRuleError(f"{op}: a 0-d tensor has no dimension to slice")
+    pos = locate(shape, dim, op)
+    if pos is None:
+        return None
+    size = shape[pos]
+    assert not isinstance(size, Variadic)
+    return (*shape[:pos], slice_length(size, slice(start, end, step)), *shape[pos + 1 :])
+
+
+def scatter_view(input: MaybeShape, src: MaybeShape, view: MaybeShape, *, op: str) -> MaybeShape:
+    """`select_scatter`, `slice_scatter`, `diagonal_scatter`: `src` written into a view of the input, `view`
+    its shape (`select`'s, `slice_along`'s, `diagonal`'s); the input's shape.  torch takes a `src` of
+    exactly the view's shape, not one that broadcasts to it."""
+    if view is None or src is None or variadic_index(view) is not None or variadic_index(src) is not None:
+        return input
+    if len(src) != len(view) or any(map(differ, sizes(src), sizes(view))):
+        raise ShapeRuleError(f"{op}: src {show_shape(src)} must have the shape of the part it fills, {show_shape(view)}")
+    return input
 
 
 def _clamped_min(a: Expr, b: Expr) -> Size:
