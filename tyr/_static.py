@@ -23,7 +23,7 @@ from typing import Generic, TypeVar, TypeVarTuple, Unpack
 
 import torch
 
-_N = TypeVar("_N")
+_N = TypeVar("_N", covariant=True)  # so that Dim[B] and Dim[T] join to a Dim (an int), not `object`
 _Template = TypeVar("_Template")
 _Symbols = TypeVarTuple("_Symbols")
 
