@@ -219,6 +219,11 @@ UNARY = [
     "{}.detach()",
     "{} ** 2",
     "F.normalize({}, dim=-1)",
+    "torch.angle({})",
+    "{}.resolve_conj()",
+    "F.leaky_relu_({}.clone(), 0.1)",
+    "torch.logaddexp({0}, {0})",
+    "{0}.isclose({0})",
 ]
 
 
