@@ -87,3 +87,19 @@ def grown_sometimes(x: Tensor[B, 4], flag: bool) -> None:
     for b in blocks:  # after the branch the list is no longer a list of Linear[4, 4]
         x = b(x)
     reveal_type(blocks)  # N: Revealed type is "list[torch.nn.modules.linear.Linear[Literal[4], Any]]"
+
+
+def displays(x: Tensor[B, 4]) -> None:
+    """A list, dict or tuple display of modules of one class and other sizes: mypy joins them to the
+    class with the sizes that differ unknown (the stubs' size variables are covariant), not to
+    `object`, which could not be called."""
+    layers = [nn.Linear(4, 8), nn.Linear(8, 8)]
+    reveal_type(layers)  # N: Revealed type is "list[torch.nn.modules.linear.Linear[int, Literal[8]]]"
+    for layer in layers:
+        reveal_type(layer(x))  # N: Revealed type is "torch._tensor.Tensor[B, Literal[8]]"
+    mlp = nn.Sequential(*layers)
+    heads = {"a": nn.Linear(4, 2), "b": nn.Linear(8, 2)}
+    reveal_type(heads["a"](x))  # N: Revealed type is "torch._tensor.Tensor[B, Literal[2]]"
+    for conv in (nn.Conv1d(4, 8, 3, padding=1), nn.Conv1d(4, 8, 5, padding=2)):
+        conv(x.unsqueeze(-1))
+    print(mlp)

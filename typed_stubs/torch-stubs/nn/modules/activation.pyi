@@ -50,14 +50,14 @@ __all__ = [
     "LogSoftmax",
 ]
 
-_Embed = TypeVar("_Embed", default=Any)
-_Heads = TypeVar("_Heads", default=Any)
-_BatchFirst = TypeVar("_BatchFirst", default=Any)
-_KDim = TypeVar("_KDim", default=Any)
-_VDim = TypeVar("_VDim", default=Any)
-_AddBiasKV = TypeVar("_AddBiasKV", default=Any)
-_AddZeroAttn = TypeVar("_AddZeroAttn", default=Any)
-_Dim = TypeVar("_Dim", default=Any)
+_Embed = TypeVar("_Embed", covariant=True, default=Any)
+_Heads = TypeVar("_Heads", covariant=True, default=Any)
+_BatchFirst = TypeVar("_BatchFirst", covariant=True, default=Any)
+_KDim = TypeVar("_KDim", covariant=True, default=Any)
+_VDim = TypeVar("_VDim", covariant=True, default=Any)
+_AddBiasKV = TypeVar("_AddBiasKV", covariant=True, default=Any)
+_AddZeroAttn = TypeVar("_AddZeroAttn", covariant=True, default=Any)
+_Dim = TypeVar("_Dim", covariant=True, default=Any)
 
 class Threshold(Module):
     __constants__: list[str]

@@ -24,7 +24,7 @@ __all__ = [
     "SyncBatchNorm",
 ]
 
-_Features = TypeVar("_Features", default=Any)
+_Features = TypeVar("_Features", covariant=True, default=Any)
 
 class _NormBase(Module, Generic[_Features]):
     _version: int

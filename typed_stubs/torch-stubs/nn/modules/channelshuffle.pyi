@@ -14,7 +14,7 @@ from .module import Module
 
 __all__ = ["ChannelShuffle"]
 
-_Groups = TypeVar("_Groups", default=Any)
+_Groups = TypeVar("_Groups", covariant=True, default=Any)
 
 class ChannelShuffle(Module, Generic[_Groups]):
     __constants__: list[str]

@@ -36,14 +36,14 @@ __all__ = [
 convolution_notes: dict[str, str]
 reproducibility_notes: dict[str, str]
 
-_In = TypeVar("_In", default=Any)
-_Out = TypeVar("_Out", default=Any)
-_Kernel = TypeVar("_Kernel", default=Any)
-_Stride = TypeVar("_Stride", default=Any)
-_Padding = TypeVar("_Padding", default=Any)
-_Dilation = TypeVar("_Dilation", default=Any)
-_Groups = TypeVar("_Groups", default=Any)
-_OutputPadding = TypeVar("_OutputPadding", default=Any)
+_In = TypeVar("_In", covariant=True, default=Any)
+_Out = TypeVar("_Out", covariant=True, default=Any)
+_Kernel = TypeVar("_Kernel", covariant=True, default=Any)
+_Stride = TypeVar("_Stride", covariant=True, default=Any)
+_Padding = TypeVar("_Padding", covariant=True, default=Any)
+_Dilation = TypeVar("_Dilation", covariant=True, default=Any)
+_Groups = TypeVar("_Groups", covariant=True, default=Any)
+_OutputPadding = TypeVar("_OutputPadding", covariant=True, default=Any)
 
 _PaddingMode = Literal["zeros", "reflect", "replicate", "circular"]
 

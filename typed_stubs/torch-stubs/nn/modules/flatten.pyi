@@ -17,10 +17,10 @@ from .module import Module
 
 __all__ = ["Flatten", "Unflatten"]
 
-_Start = TypeVar("_Start", default=Any)
-_End = TypeVar("_End", default=Any)
-_Dim = TypeVar("_Dim", default=Any)
-_Sizes = TypeVar("_Sizes", default=Any)
+_Start = TypeVar("_Start", covariant=True, default=Any)
+_End = TypeVar("_End", covariant=True, default=Any)
+_Dim = TypeVar("_Dim", covariant=True, default=Any)
+_Sizes = TypeVar("_Sizes", covariant=True, default=Any)
 
 class Flatten(Module, Generic[_Start, _End]):
     __constants__: list[str]

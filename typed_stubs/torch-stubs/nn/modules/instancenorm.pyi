@@ -23,7 +23,7 @@ __all__ = [
     "LazyInstanceNorm3d",
 ]
 
-_Features = TypeVar("_Features", default=Any)
+_Features = TypeVar("_Features", covariant=True, default=Any)
 
 class _InstanceNorm(_NormBase[_Features]):
     def __init__(

@@ -20,9 +20,9 @@ from .module import Module
 
 __all__ = ["Bilinear", "Identity", "LazyLinear", "Linear"]
 
-_In = TypeVar("_In", default=Any)
-_In2 = TypeVar("_In2", default=Any)
-_Out = TypeVar("_Out", default=Any)
+_In = TypeVar("_In", covariant=True, default=Any)
+_In2 = TypeVar("_In2", covariant=True, default=Any)
+_Out = TypeVar("_Out", covariant=True, default=Any)
 
 class Identity(Module):
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...

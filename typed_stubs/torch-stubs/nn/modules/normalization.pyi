@@ -21,9 +21,9 @@ from .module import Module
 __all__ = ["LocalResponseNorm", "CrossMapLRN2d", "LayerNorm", "GroupNorm", "RMSNorm"]
 
 _Normalized = TypeVarTuple("_Normalized", default=Unpack[tuple[Any, ...]])
-_Groups = TypeVar("_Groups", default=Any)
-_Channels = TypeVar("_Channels", default=Any)
-_Affine = TypeVar("_Affine", default=Any)
+_Groups = TypeVar("_Groups", covariant=True, default=Any)
+_Channels = TypeVar("_Channels", covariant=True, default=Any)
+_Affine = TypeVar("_Affine", covariant=True, default=Any)
 
 class LocalResponseNorm(Module):
     __constants__: list[str]

@@ -34,7 +34,7 @@ __all__ = [
     "ZeroPad3d",
 ]
 
-_Padding = TypeVar("_Padding", default=Any)
+_Padding = TypeVar("_Padding", covariant=True, default=Any)
 
 class _CircularPadNd(Module, Generic[_Padding]):
     __constants__: list[str]

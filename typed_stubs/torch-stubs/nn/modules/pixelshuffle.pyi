@@ -15,7 +15,7 @@ from .module import Module
 
 __all__ = ["PixelShuffle", "PixelUnshuffle"]
 
-_Factor = TypeVar("_Factor", default=Any)
+_Factor = TypeVar("_Factor", covariant=True, default=Any)
 
 class PixelShuffle(Module, Generic[_Factor]):
     __constants__: list[str]

@@ -51,13 +51,13 @@ __all__ = [
     "AdaptiveAvgPool3d",
 ]
 
-_Kernel = TypeVar("_Kernel", default=Any)
-_Stride = TypeVar("_Stride", default=Any)
-_Padding = TypeVar("_Padding", default=Any)
-_Dilation = TypeVar("_Dilation", default=Any)
-_CeilMode = TypeVar("_CeilMode", default=Any)
-_ReturnIndices = TypeVar("_ReturnIndices", default=Any)
-_OutputSize = TypeVar("_OutputSize", default=Any)
+_Kernel = TypeVar("_Kernel", covariant=True, default=Any)
+_Stride = TypeVar("_Stride", covariant=True, default=Any)
+_Padding = TypeVar("_Padding", covariant=True, default=Any)
+_Dilation = TypeVar("_Dilation", covariant=True, default=Any)
+_CeilMode = TypeVar("_CeilMode", covariant=True, default=Any)
+_ReturnIndices = TypeVar("_ReturnIndices", covariant=True, default=Any)
+_OutputSize = TypeVar("_OutputSize", covariant=True, default=Any)
 
 class _MaxPoolNd(Module, Generic[_Kernel, _Stride, _Padding, _Dilation, _CeilMode, _ReturnIndices]):
     __constants__: list[str]

@@ -21,12 +21,12 @@ from .module import Module
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
-_InputSize = TypeVar("_InputSize", default=Any)
-_HiddenSize = TypeVar("_HiddenSize", default=Any)
-_NumLayers = TypeVar("_NumLayers", default=Any)
-_BatchFirst = TypeVar("_BatchFirst", default=Any)
-_Bidirectional = TypeVar("_Bidirectional", default=Any)
-_ProjSize = TypeVar("_ProjSize", default=Any)
+_InputSize = TypeVar("_InputSize", covariant=True, default=Any)
+_HiddenSize = TypeVar("_HiddenSize", covariant=True, default=Any)
+_NumLayers = TypeVar("_NumLayers", covariant=True, default=Any)
+_BatchFirst = TypeVar("_BatchFirst", covariant=True, default=Any)
+_Bidirectional = TypeVar("_Bidirectional", covariant=True, default=Any)
+_ProjSize = TypeVar("_ProjSize", covariant=True, default=Any)
 
 def _apply_permutation(tensor: Tensor, permutation: Tensor, dim: int = 1) -> Tensor: ...
 @deprecated("`apply_permutation` is deprecated, please use `tensor.index_select(dim, permutation)` instead")

@@ -14,8 +14,8 @@ from .module import Module
 
 __all__ = ["Embedding", "EmbeddingBag"]
 
-_Num = TypeVar("_Num", default=Any)
-_Dim = TypeVar("_Dim", default=Any)
+_Num = TypeVar("_Num", covariant=True, default=Any)
+_Dim = TypeVar("_Dim", covariant=True, default=Any)
 
 class Embedding(Module, Generic[_Num, _Dim]):
     __constants__: list[str]

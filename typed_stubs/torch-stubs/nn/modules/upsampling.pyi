@@ -17,9 +17,9 @@ from .module import Module
 
 __all__ = ["Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d"]
 
-_Size = TypeVar("_Size", default=Any)
-_Scale = TypeVar("_Scale", default=Any)
-_Mode = TypeVar("_Mode", default=Any)
+_Size = TypeVar("_Size", covariant=True, default=Any)
+_Scale = TypeVar("_Scale", covariant=True, default=Any)
+_Mode = TypeVar("_Mode", covariant=True, default=Any)
 
 class Upsample(Module, Generic[_Size, _Scale, _Mode]):
     __constants__: list[str]
