@@ -80,6 +80,7 @@ from tyr.mypy_plugin import (
     _jaxtyping,
     _jaxtyping_imports,
     _jaxtyping_names,
+    _module_sizes,
     _modules,
     _names,
     _plain,
@@ -89,6 +90,7 @@ from tyr.mypy_plugin import (
     _tensors,
     _torch_signatures,
     _trials,
+    _types,
 )
 from tyr.mypy_plugin._args import NotKnown
 from tyr.mypy_plugin._statements import self_assignments
@@ -482,6 +484,9 @@ class TyrPlugin(Plugin):
         if attribute in fields:
             hook = _guarded(_tensors.named_field_hook, _attribute, index=fields.index(attribute))
             return self._settled(hook)  # `x = x.max(dim=1).values`
+        if fullname in _module_sizes.SIZE_ATTRIBUTES:  # `n = fc.in_features`
+            hook = _guarded(_module_sizes.size_attribute_hook, _attribute, fullname=fullname, lookup=self.lookup_info)
+            return self._settled(hook)
         handling = self._attribute_handling(owner, attribute)
         if handling == "unshaped":
             return _guarded(_calls.unshaped_attribute_hook, _attribute, lookup=self.lookup_info)
@@ -496,7 +501,7 @@ class TyrPlugin(Plugin):
     def _attribute_handling(self, owner: str, attribute: str) -> str | None:
         """What a user class's attribute needs, if anything.
 
-        * "unshaped": a tensor or `Dim` attribute whose type mypy inferred from an
+        * "unshaped": a tensor or size attribute (`Dim`, `Literal[4]`) whose type mypy inferred from an
           assignment, when the class assigns it in more than one place (a cache
           that grows, `self.in_planes = width` and later `= planes * 4`): its shape
           or size is unknown (annotate it, `self.cos: Tensor[L, D] = ...`, to keep
@@ -528,7 +533,9 @@ class TyrPlugin(Plugin):
             assert info is not None
             assigned = var.is_inferred and not var.explicit_self_type
             shapes = (var.is_inferred or bool(info.type_vars)) and mentions_shapes(var.type)
-            if assigned and shapes and sum(self_assignments(base.defn, attribute) for base in info.mro[:-1]) > 1:
+            # `self.n = x.size(1)`: mypy infers no `Literal` for an attribute from a plain `int`
+            size = var.is_inferred and _types.is_int_literal(var.type)
+            if assigned and (shapes or size) and sum(self_assignments(base.defn, attribute) for base in info.mro[:-1]) > 1:
                 handling = "unshaped"
             elif var.is_inferred and shapes and _jaxtyping_names.mentions_names(var.type):
                 handling = "one call's names"

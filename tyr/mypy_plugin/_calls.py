@@ -59,6 +59,7 @@ from tyr.mypy_plugin._types import (
     NotATensor,
     Scope,
     erase_shapes,
+    is_int_literal,
     is_tensor_instance,
     mentions_shapes,
     normalise,
@@ -180,8 +181,11 @@ class _ExpressionBindings(TypeTranslator):
 
 
 def unshaped_attribute_hook(ctx: AttributeContext, lookup: Lookup) -> Type:
-    """An unannotated tensor attribute: its shape is forgotten, so assigning another shape is no error."""
-    return erase_shapes(ctx.default_attr_type, Scope(lookup))
+    """An unannotated tensor or size attribute: its shape or size is forgotten, so assigning another is no error."""
+    scope = Scope(lookup)
+    if is_int_literal(ctx.default_attr_type):
+        return scope.instance(_names.INT)
+    return erase_shapes(ctx.default_attr_type, scope)
 
 
 def attribute_hook(ctx: AttributeContext, lookup: Lookup) -> Type:

@@ -426,6 +426,12 @@ class _Eraser(TypeTranslator):
         return get_proper_type(t).accept(self)
 
 
+def is_int_literal(typ: Type) -> bool:
+    """`Literal[4]`: a size as tyr gives it for an int value (`x.size(1)`)."""
+    t = get_proper_type(typ)
+    return isinstance(t, LiteralType) and type(t.value) is int
+
+
 def erase_shapes(typ: Type, scope: Scope) -> Type:
     return typ.accept(_Eraser(scope))
 
