@@ -529,10 +529,25 @@ def _given(call: Call, *names: str) -> bool:
 
 
 def _reduction(call: Call) -> nnf.Reduction:
+    """`reduction`; where the legacy `size_average` or `reduce` is given, what torch makes of them
+    instead (`_Reduction.legacy_get_string`: `reduce=False` is "none", `size_average=False` "sum")."""
+    legacy = [call.actuals(name) for name in ("size_average", "reduce")]
+    if any(actuals and not call.is_none(actuals[0]) for actuals in legacy):
+        size_average, reduce = (_legacy_flag(call, actuals) for actuals in legacy)
+        return "mean" if size_average and reduce else "sum" if reduce else "none"
     reduction = call.str_arg("reduction") or "mean"
     if reduction not in ("none", "mean", "sum"):
         raise NotKnown
     return reduction  # type: ignore[return-value]
+
+
+def _legacy_flag(call: Call, actuals: list[Actual]) -> bool:
+    if not actuals or call.is_none(actuals[0]):
+        return True  # torch's default for an absent flag
+    value = call.bool_of(actuals[0])
+    if value is None:
+        raise NotKnown
+    return value
 
 
 def _embedding(call: Call) -> Type:
