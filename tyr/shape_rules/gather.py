@@ -258,8 +258,9 @@ def index_add(
     _count_matches(op, count, source, pos)
     both = bool(input) and bool(source)
     _slices_match(op, input, source, pos, (both, both))
-    if len(input) == 1:
-        _out_of_bounds(input, pos, index, op)  # (torch's kernel for inputs of more dims skips empty ones)
+    if len(input) == 1 or op == "index_reduce":
+        # (index_add's kernel for inputs of more dims skips empty ones; index_reduce selects each index)
+        _out_of_bounds(input, pos, index, op)
     return input
 
 
