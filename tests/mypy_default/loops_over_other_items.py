@@ -102,3 +102,15 @@ class UNet(nn.Module):
         wider = proj(x)
         proj = nn.Linear(8, 4)
         return proj(wider)
+
+
+def shapes_assigned_again(x: Tensor[B, 4], y: Tensor[B, 8]) -> None:
+    """A shape assigned again is a `torch.Size`, read as the sizes last assigned; a display of
+    tensors assigned again holds tensors of unknown shape, as torch types them."""
+    size = x.shape
+    reveal_type(size)  # N: Revealed type is "tuple[tyr._static.Dim[B], Literal[4], fallback=torch._C.Size]"
+    size = y.shape
+    reveal_type(torch.zeros(size))  # N: Revealed type is "torch._tensor.Tensor[B, Literal[8]]"
+    rows = [torch.zeros(3)]
+    rows = [torch.zeros(4)]
+    reveal_type(rows)  # N: Revealed type is "list[torch._tensor.Tensor[*tuple[Any, ...]]]"

@@ -48,6 +48,7 @@ from mypy.nodes import (
     CallExpr,
     ConditionalExpr,
     Decorator,
+    DictExpr,
     Expression,
     ExpressionStmt,
     ForStmt,
@@ -61,6 +62,7 @@ from mypy.nodes import (
     OperatorAssignmentStmt,
     OpExpr,
     OverloadedFuncDef,
+    SetExpr,
     StarExpr,
     SymbolNode,
     TupleExpr,
@@ -126,6 +128,8 @@ class _Body:
         # the id of a call inside a value whose `Any` makes the value `Any` (`untyped(v) @ m`): the target
         self.spines: dict[int, Target] = {}
         self.in_place: set[int] = set()  # the ids of the names augmented assignments assign (`n *= 2`)
+        # the id of an item of a list, set, tuple or dict display assigned to a name (`outs = [f(x)]`): the name
+        self.displayed: dict[int, NameExpr] = {}
         self.indexes: set[int] = set()  # the ids of the names a `for` loop assigns
         # the ids of those of them where other paths go on (in a branch or a loop): what the name is
         # declared there is what the paths that skip the block read
@@ -172,6 +176,8 @@ class _Body:
                 self._unhooked(target)
             else:
                 self.targets[id(value)] = target
+                for item in _display_items(value):
+                    self.displayed[id(item)] = target
                 for call in _spine_calls(value):
                     self.spines[id(call)] = target
                     if id(value) in self.branches:
@@ -202,6 +208,15 @@ class _Body:
         for name in _names_in(target):
             if isinstance(name.node, Var):
                 counts[id(name.node)] = counts.get(id(name.node), 0) + 1
+
+
+def _display_items(value: Expression) -> list[Expression]:
+    """The items of a list, set or tuple display, the values of a dict display; none for another value."""
+    if isinstance(value, (ListExpr, SetExpr, TupleExpr)):
+        return [item for item in value.items if not isinstance(item, StarExpr)]
+    if isinstance(value, DictExpr):
+        return [item for _, item in value.items]
+    return []
 
 
 def _unpacks(target: Expression) -> bool:
@@ -302,6 +317,9 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
     if not _rebinds(result):
         return result
     body = assignments.body(ctx.api)
+    displayed = body.displayed.get(id(ctx.context))
+    if displayed is not None:
+        return _display_item(ctx.api, body, displayed, result)
     target = body.targets.get(id(ctx.context))
     if isinstance(target, NameExpr):
         _settle_loop_carried(ctx.api, target)
@@ -325,6 +343,22 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
     if index is not None:
         return _item_settled(ctx, body, target, result, index)
     return _assigned(ctx, body, target, result)
+
+
+def _display_item(api: TypeChecker, body: _Body, target: NameExpr, item: Type) -> Type:
+    """`item`, a tensor in a display that first assigns a local assigned again (`outs = [torch.zeros(3)]`,
+    later `outs = [torch.zeros(4)]`), under mypy's defaults: the tensor of unknown shape, as torch
+    types it.  mypy types the display from its items alone and declares the name by it; a later
+    display of other shapes would be an error torch's types never give.  (Reads of the items are
+    of unknown shape: a display is typed before the name, so it cannot be narrowed to the shapes.)"""
+    var = target.node
+    if api.options.allow_redefinition or not target.is_inferred_def or not isinstance(var, Var):
+        return item
+    if body.assigned.get(id(var), 0) < 2 or not _is_tensor(item) or not _has_shape(item):
+        return item
+    p = get_proper_type(item)
+    assert isinstance(p, Instance)
+    return _unknown_rank(api, p)
 
 
 def settle_iteration(ctx: MethodContext, item: Type, assignments: Assignments) -> Type:
@@ -668,6 +702,8 @@ def _rebind_declared(
         return result
     if _is_size(value):
         return _size_declared(api, body, target, var, value)
+    if isinstance(value, TupleType) and value.items and all(map(_is_size_or_int, value.items)):
+        return _shape_declared(api, body, target, var, value)
     if not _is_tensor(value):
         return result
     assert isinstance(value, Instance)
@@ -726,6 +762,21 @@ def _size_declared(api: TypeChecker, body: _Body, target: NameExpr, var: Var, va
         return value
     api.binder.put(target, value)
     return api.named_type(_names.INT)
+
+
+def _shape_declared(api: TypeChecker, body: _Body, target: NameExpr, var: Var, value: TupleType) -> Type:
+    """A shape (`s = a.shape`, `a.size()`) first assigned to a local that is assigned again: declared as
+    torch types it (`torch.Size`), read as the sizes.  Declared as the sizes themselves, the name
+    would refuse the next shape (`s = b.shape`)."""
+    if not target.is_inferred_def or body.assigned.get(id(var), 0) < 2:
+        return value
+    api.binder.put(target, value)
+    return value.partial_fallback
+
+
+def _is_size_or_int(item: Type) -> bool:
+    p = get_proper_type(item)
+    return _is_size(p) or isinstance(p, Instance) and p.type.fullname == _names.INT
 
 
 def _assigned_what_is_no_tensor(body: _Body, var: Var) -> bool:
