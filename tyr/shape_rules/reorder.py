@@ -12,6 +12,7 @@ from tyr.shape_rules.core import (
     UNKNOWN,
     Dims,
     MaybeShape,
+    Shape,
     ShapeRuleError,
     Size,
     SizeArg,
@@ -132,15 +133,10 @@ def narrow(shape: MaybeShape, dim: int, start: SizeArg, length: SizeArg, *, op: 
     n, first = as_size(length), as_size(start)
     if n is not None and (const_of(n) or 0) < 0:
         raise ShapeRuleError(f"{op}: length must be non-negative, got {show(n)}")
-    if shape is None:
+    found = _dim_of(shape, dim, op, "a 0-d tensor cannot be narrowed")
+    if found is None:
         return None
-    if rank(shape) == 0:
-        raise ShapeRuleError(f"{op}: a 0-d tensor cannot be narrowed")
-    pos = locate(shape, dim, op)
-    if pos is None:
-        return None
-    size = shape[pos]
-    assert not isinstance(size, Variadic)
+    before, size, after = found
     low = lower_bound(first) if first is not None else None
     if size is not None and first is not None and (low is not None and low >= 0 or _negative(first)):
         begin = first + size if _negative(first) else first
@@ -148,7 +144,7 @@ def narrow(shape: MaybeShape, dim: int, start: SizeArg, length: SizeArg, *, op: 
             raise ShapeRuleError(
                 f"{op}: start {show(first)} and length {show(n)} do not fit in dimension {dim} of size {show(size)}"
             )
-    return (*shape[:pos], n, *shape[pos + 1 :])
+    return (*before, n, *after)
 
 
 def select(shape: MaybeShape, dim: int, index: SizeArg, *, op: str = "select") -> MaybeShape:
@@ -156,18 +152,29 @@ def select(shape: MaybeShape, dim: int, index: SizeArg, *, op: str = "select") -
 
     `index` may count from the end (`-size <= index < size`); a 0-d tensor has no dim to select.
     """
+    found = _dim_of(shape, dim, op, "a 0-d tensor has no dimension to select from")
+    if found is None:
+        return None
+    (before, size, after), i = found, as_size(index)
+    if size is not None and i is not None and (_negative(i + size) or _negative(size - i - 1)):
+        raise ShapeRuleError(f"{op}: index {show(i)} is out of range for dimension {dim} of size {show(size)}")
+    return (*before, *after)
+
+
+def _dim_of(shape: MaybeShape, dim: int, op: str, zero_d: str) -> tuple[Shape, Size, Shape] | None:
+    """The dims before dim `dim` of `shape`, its size and the dims after, for an op on one dim
+    (`narrow`, `select`, a slice); None where that is unknown.  A 0-d tensor has no dim: the
+    error `zero_d`."""
     if shape is None:
         return None
     if rank(shape) == 0:
-        raise ShapeRuleError(f"{op}: a 0-d tensor has no dimension to select from")
+        raise ShapeRuleError(f"{op}: {zero_d}")
     pos = locate(shape, dim, op)
     if pos is None:
         return None
-    size, i = shape[pos], as_size(index)
+    size = shape[pos]
     assert not isinstance(size, Variadic)
-    if size is not None and i is not None and (_negative(i + size) or _negative(size - i - 1)):
-        raise ShapeRuleError(f"{op}: index {show(i)} is out of range for dimension {dim} of size {show(size)}")
-    return (*shape[:pos], *shape[pos + 1 :])
+    return shape[:pos], size, shape[pos + 1 :]
 
 
 def _negative(e: Expr) -> bool:
@@ -208,16 +215,11 @@ def slice_along(
     steps = const_of(as_size(step)) if isinstance(step, (int, Expr)) else None
     if steps is not None and steps <= 0:
         raise ShapeRuleError(f"{op}: the step must be positive, not {steps}")
-    if shape is None:
+    found = _dim_of(shape, dim, op, "a 0-d tensor has no dimension to slice")
+    if found is None:
         return None
-    if rank(shape) == 0:
-        raise ShapeRuleError(f"{op}: a 0-d tensor has no dimension to slice")
-    pos = locate(shape, dim, op)
-    if pos is None:
-        return None
-    size = shape[pos]
-    assert not isinstance(size, Variadic)
-    return (*shape[:pos], slice_length(size, slice(start, end, step)), *shape[pos + 1 :])
+    before, size, after = found
+    return (*before, slice_length(size, slice(start, end, step)), *after)
 
 
 def scatter_view(input: MaybeShape, src: MaybeShape, view: MaybeShape, *, op: str) -> MaybeShape:
