@@ -24,14 +24,14 @@ on the other path.
 from __future__ import annotations
 
 from mypy.checker import TypeChecker
-from mypy.nodes import CallExpr, Expression, ListExpr, NameExpr, RefExpr, TupleExpr, Var
+from mypy.nodes import CallExpr, Expression, ListExpr, NameExpr, RefExpr, TupleExpr
 from mypy.plugin import AttributeContext, FunctionContext, MethodContext
 from mypy.subtypes import is_same_type
 from mypy.types import Instance, TupleType, Type, get_proper_type
 
 from tyr.mypy_plugin import _names
 from tyr.mypy_plugin._plain import loosen
-from tyr.mypy_plugin._rebinding import Assignments, Target
+from tyr.mypy_plugin._rebinding import Assignments, Body, Target
 from tyr.mypy_plugin._trials import failed_attempt
 from tyr.mypy_plugin._types import Lookup, Scope
 
@@ -54,7 +54,7 @@ def declare_value(
         return value  # (`picked`: an item of the value is assigned, `self.blocks` in `b = self.blocks[0]`)
     scope = Scope(lookup)
     torch = _module_item(scope, value) if _is_module_list_item(ctx) else loosen(value, scope)
-    return _declare(api, body.assigned, target, value, torch)
+    return _declare(api, body, target, value, torch)
 
 
 def declare_loop_index(ctx: MethodContext, item: Type, assignments: Assignments, lookup: Lookup) -> Type:
@@ -69,7 +69,7 @@ def declare_loop_index(ctx: MethodContext, item: Type, assignments: Assignments,
     target = body.loops.get(id(ctx.context))
     if target is None:
         return item
-    return _declare(api, body.assigned, target, item, _item_as_torch(api, Scope(lookup), ctx.context, item))
+    return _declare(api, body, target, item, _item_as_torch(api, Scope(lookup), ctx.context, item))
 
 
 def _applies(api: object) -> bool:
@@ -77,12 +77,11 @@ def _applies(api: object) -> bool:
     return isinstance(api, TypeChecker) and not api.options.allow_redefinition and not failed_attempt(api)
 
 
-def _declare(api: TypeChecker, assigned: dict[int, int], target: Target, value: Type, torch: Type) -> Type:
+def _declare(api: TypeChecker, body: Body, target: Target, value: Type, torch: Type) -> Type:
     """What to assign `target` for `value`: `torch` for a name declared here and assigned again, after
     narrowing the name to `value`; item by item for a tuple of names."""
     if isinstance(target, NameExpr):
-        var = target.node
-        if not (isinstance(var, Var) and target.is_inferred_def and assigned.get(id(var), 0) > 1):
+        if not body.first_of_several(target):
             return value
         p = get_proper_type(value)
         if not (isinstance(p, Instance) and p.type.has_base(_names.MODULE)) or is_same_type(torch, value):
@@ -93,7 +92,7 @@ def _declare(api: TypeChecker, assigned: dict[int, int], target: Target, value: 
     if not (isinstance(p, TupleType) and isinstance(t, TupleType) and len(p.items) == len(t.items) == len(target.items)):
         return value
     items = [
-        _declare(api, assigned, name, v, w) if isinstance(name, (NameExpr, TupleExpr, ListExpr)) else v
+        _declare(api, body, name, v, w) if isinstance(name, (NameExpr, TupleExpr, ListExpr)) else v
         for name, v, w in zip(target.items, p.items, t.items)
     ]
     return p.copy_modified(items=items)

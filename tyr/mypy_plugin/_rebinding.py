@@ -107,7 +107,7 @@ Target = Union[NameExpr, TupleExpr, ListExpr]
 """What an expression is assigned to: a name, or a tuple of targets that unpacks it."""
 
 
-class _Body:
+class Body:
     """The assignments of one function (or module) body that `settle` follows."""
 
     def __init__(self, owner: FuncItem | MypyFile) -> None:
@@ -200,6 +200,12 @@ class _Body:
                 if not isinstance(value, CallExpr):  # `wav, text = sample[key]`
                     self._unhooked(target)
 
+    def first_of_several(self, target: NameExpr) -> bool:
+        """Whether `target` is where mypy declares a local (its first assignment) that the body assigns again:
+        under mypy's defaults, the value there must be typed as torch types it to take the later ones."""
+        var = target.node
+        return target.is_inferred_def and isinstance(var, Var) and self.assigned.get(id(var), 0) > 1
+
     def _unhooked(self, target: Expression) -> None:
         self.unhooked |= {id(name.node) for name in _names_in(target) if isinstance(name.node, Var)}
 
@@ -290,16 +296,16 @@ class Assignments:
     """For each function (or module) body, what each assigned expression is assigned to."""
 
     def __init__(self) -> None:
-        self._by_body: dict[int, _Body] = {}
+        self._by_body: dict[int, Body] = {}
 
     def clear(self) -> None:
         self._by_body.clear()
 
-    def body(self, api: TypeChecker) -> _Body:
+    def body(self, api: TypeChecker) -> Body:
         owner: FuncItem | MypyFile = api.scope.current_function() or api.tree
         known = self._by_body.get(id(owner))
         if known is None or known.owner is not owner:
-            known = self._by_body[id(owner)] = _Body(owner)
+            known = self._by_body[id(owner)] = Body(owner)
         return known
 
 
@@ -345,16 +351,15 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
     return _assigned(ctx, body, target, result)
 
 
-def _display_item(api: TypeChecker, body: _Body, target: NameExpr, item: Type) -> Type:
+def _display_item(api: TypeChecker, body: Body, target: NameExpr, item: Type) -> Type:
     """`item`, a tensor in a display that first assigns a local assigned again (`outs = [torch.zeros(3)]`,
     later `outs = [torch.zeros(4)]`), under mypy's defaults: the tensor of unknown shape, as torch
     types it.  mypy types the display from its items alone and declares the name by it; a later
     display of other shapes would be an error torch's types never give.  (Reads of the items are
     of unknown shape: a display is typed before the name, so it cannot be narrowed to the shapes.)"""
-    var = target.node
-    if api.options.allow_redefinition or not target.is_inferred_def or not isinstance(var, Var):
+    if api.options.allow_redefinition or not body.first_of_several(target) or not _is_tensor(item):
         return item
-    if body.assigned.get(id(var), 0) < 2 or not _is_tensor(item) or not _has_shape(item):
+    if not _has_shape(item):
         return item
     p = get_proper_type(item)
     assert isinstance(p, Instance)
@@ -382,7 +387,7 @@ def settle_iteration(ctx: MethodContext, item: Type, assignments: Assignments) -
     return _assigned(ctx, body, target, item)
 
 
-def _assigned(ctx: FunctionContext | MethodContext | AttributeContext, body: _Body, target: Target, value: Type) -> Type:
+def _assigned(ctx: FunctionContext | MethodContext | AttributeContext, body: Body, target: Target, value: Type) -> Type:
     """`value`, the value of the hook's call, rebinding `target`: what to give it (`_settle`, or
     `_rebind_declared` under mypy's defaults)."""
     assert isinstance(ctx.api, TypeChecker)
@@ -396,7 +401,7 @@ def _assigned(ctx: FunctionContext | MethodContext | AttributeContext, body: _Bo
 
 
 def _item_settled(
-    ctx: FunctionContext | MethodContext | AttributeContext, body: _Body, target: Target, result: Type, index: int
+    ctx: FunctionContext | MethodContext | AttributeContext, body: Body, target: Target, result: Type, index: int
 ) -> Type:
     """`result`, of which item `index` is assigned to `target` (`y = y.split(3)[-1]`), with that item
     settled as the whole value would be."""
@@ -585,7 +590,7 @@ def _may_hold_rebinding(declared: Type) -> bool:
     )
 
 
-def _settle(api: TypeChecker, body: _Body, target: Target, result: Type, *, join: bool = True) -> Type:
+def _settle(api: TypeChecker, body: Body, target: Target, result: Type, *, join: bool = True) -> Type:
     """Rebind `target` to `result`; returns the value to give (`result`, or of unknown rank where a
     declared subclass of unknown rank would otherwise lose that: `_subclass_of_unknown_rank`)."""
     if not isinstance(target, NameExpr):
@@ -654,7 +659,7 @@ def _unpacked(result: Type, count: int) -> TupleType | None:
 
 
 def _rebind_declared(
-    api: TypeChecker, body: _Body, target: Target, result: Type, *, whole: bool, untyped: bool = False
+    api: TypeChecker, body: Body, target: Target, result: Type, *, whole: bool, untyped: bool = False
 ) -> Type:
     """Without `allow_redefinition`: what a value rebinding a tensor name is typed as (mypy's default).
 
@@ -703,14 +708,14 @@ def _rebind_declared(
     if _is_size(value):
         return _size_declared(api, body, target, var, value)
     if isinstance(value, TupleType) and value.items and all(map(_is_size_or_int, value.items)):
-        return _shape_declared(api, body, target, var, value)
+        return _shape_declared(api, body, target, value)
     if not _is_tensor(value):
         return result
     assert isinstance(value, Instance)
     if whole:
         _join_paths(api, body, target, value)
     if target.is_inferred_def:
-        if whole and body.assigned.get(id(var), 0) > 1:
+        if whole and body.first_of_several(target):
             api.binder.put(target, value)
             if untyped and not body.shaped:
                 return AnyType(TypeOfAny.special_form)
@@ -742,7 +747,7 @@ def _rebind_declared(
     return AnyType(TypeOfAny.special_form)
 
 
-def _size_declared(api: TypeChecker, body: _Body, target: NameExpr, var: Var, value: ProperType) -> Type:
+def _size_declared(api: TypeChecker, body: Body, target: NameExpr, var: Var, value: ProperType) -> Type:
     """A size (`Literal[4]`, `Dim[B]`) first assigned to a local that is assigned again: declared an
     `int`, as torch's types declare it, and read as the size.  Declared as the size itself, the
     name would refuse the ints it is given next (`t = t + pad`, `h += 1`)."""
@@ -764,11 +769,11 @@ def _size_declared(api: TypeChecker, body: _Body, target: NameExpr, var: Var, va
     return api.named_type(_names.INT)
 
 
-def _shape_declared(api: TypeChecker, body: _Body, target: NameExpr, var: Var, value: TupleType) -> Type:
+def _shape_declared(api: TypeChecker, body: Body, target: NameExpr, value: TupleType) -> Type:
     """A shape (`s = a.shape`, `a.size()`) first assigned to a local that is assigned again: declared as
     torch types it (`torch.Size`), read as the sizes.  Declared as the sizes themselves, the name
     would refuse the next shape (`s = b.shape`)."""
-    if not target.is_inferred_def or body.assigned.get(id(var), 0) < 2:
+    if not body.first_of_several(target):
         return value
     api.binder.put(target, value)
     return value.partial_fallback
@@ -779,7 +784,7 @@ def _is_size_or_int(item: Type) -> bool:
     return _is_size(p) or isinstance(p, Instance) and p.type.fullname == _names.INT
 
 
-def _assigned_what_is_no_tensor(body: _Body, var: Var) -> bool:
+def _assigned_what_is_no_tensor(body: Body, var: Var) -> bool:
     """Whether the body assigns `var` another variable that may hold what is no tensor (`h = x`
     with `x: Tensor | dict`).  No hook runs for that assignment: declared `Any`, the name would
     take it silently and the mistake would show where the name is read.  Declared a tensor, as
@@ -815,7 +820,7 @@ def _note_parameter(api: TypeChecker, target: NameExpr) -> None:
     api.note(_errors.PARAMETER_REBOUND.format(name=target.name.rstrip("'")), target, code=_errors.SHAPE)
 
 
-def _join_paths(api: TypeChecker, body: _Body, target: NameExpr, result: Type) -> Type | None:
+def _join_paths(api: TypeChecker, body: Body, target: NameExpr, result: Type) -> Type | None:
     """Where the name is rebound inside a branch or a loop to a value of another shape (or of unknown
     sizes), the paths that do not run the assignment (no iteration, the branch not taken) join it
     when they meet: their shape for the name becomes what it shares with the new value
