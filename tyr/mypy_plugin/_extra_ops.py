@@ -1,6 +1,7 @@
 """Hooks for ops that had none: `take`, `trace`, `inner`, `unique` / `unique_consecutive`, `resize_` /
 `resize_as_`, `cartesian_prod`, `combinations`, `block_diag`, `trapezoid` / `trapz` / `cumulative_trapezoid`,
-`F.channel_shuffle`, `F.kl_div`, `F.bilinear`, `searchsorted`, `bucketize`, `renorm`, `prelu`, `as_strided`.
+`F.channel_shuffle`, `F.kl_div`, `F.bilinear`, `searchsorted`, `bucketize`, `renorm`, `prelu`, `as_strided`, `histc`,
+`cov` / `corrcoef`, `isin`, `pdist`, `unravel_index`, the windows (`hann_window`, ...), `range`.
 
 `METHODS` holds the tensor-method handlers (merged into `_tensors.METHODS`), `FUNCTIONS` the handlers
 of the functions that have no method form; the rules are `tyr.shape_rules`'.
@@ -88,7 +89,21 @@ def _prelu(call: Call, shape: MaybeShape) -> Type:
     return call.tensor(nnf.prelu(shape, call.tensor_arg("weight")))
 
 
+def _histc(call: Call, shape: MaybeShape) -> Type:
+    bins = call.actuals("bins")
+    return call.tensor(rules.histc(shape, call.size_of(bins[0]) if bins else 100))
+
+
+def _cov(call: Call, shape: MaybeShape) -> Type:
+    """`x.cov(fweights=..., aweights=...)`, `x.corrcoef()`."""
+    fweights, aweights = (call.tensor_arg(name) if _given(call, name) else None for name in ("fweights", "aweights"))
+    return call.tensor(rules.cov(shape, fweights, aweights, op=call.op))
+
+
 METHODS: dict[str, Handler] = {
+    "histc": _histc,
+    "cov": _cov,
+    "corrcoef": _cov,
     "renorm": _renorm,
     "prelu": _prelu,
     "renorm_": _renorm,
@@ -181,6 +196,40 @@ def _bucketize(call: Call) -> Type:
     return call.tensor(rules.bucketize(call.tensor_arg("input", "self"), call.tensor_arg("boundaries")))
 
 
+def _isin(call: Call) -> Type:
+    """`torch.isin(elements, test_elements)`: the shape of `elements` (a number is 0-d)."""
+    elements, tests = call.tensor_arg("elements", "element"), call.tensor_arg("test_elements", "test_element")
+    return call.tensor(rules.isin(elements, tests))
+
+
+def _pdist(call: Call) -> Type:
+    return call.tensor(rules.pdist(call.tensor_arg("input")))
+
+
+def _unravel_index(call: Call) -> Type:
+    sizes = call.sizes_arg("shape")
+    if sizes is None:
+        raise NotKnown
+    return call.tensors(rules.unravel_index(call.tensor_arg("indices"), sizes), call.default)
+
+
+def _window(call: Call) -> Type:
+    length = call.actuals("window_length")
+    if not length:
+        raise NotKnown
+    return call.tensor(creation.window(call.size_of(length[0]), op=call.op))
+
+
+def _range(call: Call) -> Type:
+    """`torch.range(start, end, step)`: its length where the three are literals."""
+    bounds = [call.actuals(name) for name in ("start", "end", "step")]
+    if not bounds[0] or not bounds[1]:
+        raise NotKnown
+    values = [call.float_of(actuals[0]) if actuals else 1 for actuals in bounds]
+    known = [rules.UNKNOWN if v is None else v for v in values]
+    return call.tensor(creation.inclusive_range(*known))
+
+
 _VF = "torch._C._VariableFunctions."
 
 FUNCTIONS: dict[str, FunctionHandler] = {
@@ -195,4 +244,9 @@ FUNCTIONS: dict[str, FunctionHandler] = {
     _VF + "searchsorted": _searchsorted,
     _VF + "bucketize": _bucketize,
     "torch.nn.functional.kl_div": _kl_div,
+    _VF + "isin": _isin,
+    _VF + "pdist": _pdist,
+    "torch.functional.unravel_index": _unravel_index,
+    _VF + "range": _range,
+    **{_VF + f"{kind}_window": _window for kind in ("hann", "hamming", "blackman", "bartlett", "kaiser")},
 }

@@ -13,12 +13,12 @@ from typing import Literal
 
 from mypy.nodes import ARG_POS, Expression, FloatExpr, IntExpr, ListExpr, NameExpr, TupleExpr, UnaryExpr
 from mypy.plugin import FunctionContext
-from mypy.types import AnyType, TupleType, Type, get_proper_type
+from mypy.types import AnyType, Instance, TupleType, Type, get_proper_type
 
 from tyr import shape_rules as rules
-from tyr.mypy_plugin import _extra_ops, _fft, _linalg, _more_ops, _tensors
+from tyr.mypy_plugin import _extra_ops, _fft, _linalg, _more_ops, _names, _tensors
 from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
-from tyr.mypy_plugin._types import Lookup, Scope, unless_none
+from tyr.mypy_plugin._types import Lookup, NotATensor, Scope, unless_none
 from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, Variadic, creation
 from tyr.shape_rules import nn_functional as nnf
 
@@ -632,6 +632,60 @@ def _elementwise_loss(same_shape: bool) -> FunctionHandler:
     return handler
 
 
+def _loss(rule: Callable[..., MaybeShape], *tensors: str) -> FunctionHandler:
+    """A loss whose rule takes the named tensors and the reduction."""
+
+    def handler(call: Call) -> Type:
+        return call.tensor(rule(*(call.tensor_arg(name) for name in tensors), _reduction(call)))
+
+    return handler
+
+
+def _multilabel_soft_margin_loss(call: Call) -> Type:
+    weight = call.tensor_arg("weight") if _given(call, "weight") else ()  # no weight broadcasts as a 0-d one
+    input, target = call.tensor_arg("input"), call.tensor_arg("target")
+    return call.tensor(nnf.multilabel_soft_margin_loss(input, target, _reduction(call), weight))
+
+
+def _multi_margin_loss(call: Call) -> Type:
+    p = call.actuals("p")
+    power = call.int_of(p[0]) if p else 1
+    input, target = call.tensor_arg("input"), call.tensor_arg("target")
+    return call.tensor(nnf.multi_margin_loss(input, target, _reduction(call), _optional(call, "weight"), power))
+
+
+def _gaussian_nll_loss(call: Call) -> Type:
+    """`F.gaussian_nll_loss(input, target, var)`: a float `var` is one variance per element of the input."""
+    input, target = call.tensor_arg("input"), call.tensor_arg("target")
+    var = call.actuals("var")
+    if not var:
+        raise NotKnown
+    try:
+        variances = call.scope.tensor_shape(var[0].type)
+    except NotATensor:
+        t = get_proper_type(var[0].type)
+        if not (isinstance(t, Instance) and t.type.fullname == _names.FLOAT):
+            raise NotKnown from None  # torch takes a float or a tensor only
+        variances = input
+    return call.tensor(nnf.gaussian_nll_loss(input, target, variances, _reduction(call)))
+
+
+def _triplet_margin_loss(call: Call) -> Type:
+    """`F.triplet_margin_loss` and `F.triplet_margin_with_distance_loss` (a `distance_function` of the user's gives
+    an unknown shape)."""
+    margin = call.actuals("margin")
+    anchor, positive, negative = (call.tensor_arg(name) for name in ("anchor", "positive", "negative"))
+    return call.tensor(
+        nnf.triplet_margin_loss(
+            anchor, positive, negative, _reduction(call),
+            swap=call.bool_arg("swap", default=False),
+            margin=call.float_of(margin[0]) if margin else 1.0,
+            distance=not _given(call, "distance_function"),
+            op=call.op,
+        )
+    )
+
+
 def _attention(call: Call) -> Type:
     q, k, v = call.tensor_arg("query"), call.tensor_arg("key"), call.tensor_arg("value")
     mask, has_mask = _optional(call, "attn_mask"), _given(call, "attn_mask")
@@ -870,6 +924,17 @@ for _name in ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss"):
     FUNCTIONS[_F + _name] = _elementwise_loss(False)
 for _name in ("binary_cross_entropy", "binary_cross_entropy_with_logits"):
     FUNCTIONS[_F + _name] = _elementwise_loss(True)
+for _name in ("hinge_embedding_loss", "poisson_nll_loss"):
+    FUNCTIONS[_F + _name] = _elementwise_loss(False)
+FUNCTIONS[_F + "soft_margin_loss"] = _loss(nnf.soft_margin_loss, "input", "target")
+FUNCTIONS[_F + "multilabel_margin_loss"] = _loss(nnf.multilabel_margin_loss, "input", "target")
+FUNCTIONS[_F + "cosine_embedding_loss"] = _loss(nnf.cosine_embedding_loss, "input1", "input2", "target")
+FUNCTIONS[_F + "margin_ranking_loss"] = _loss(nnf.margin_ranking_loss, "input1", "input2", "target")
+FUNCTIONS[_F + "multilabel_soft_margin_loss"] = _multilabel_soft_margin_loss
+FUNCTIONS[_F + "multi_margin_loss"] = _multi_margin_loss
+FUNCTIONS[_F + "gaussian_nll_loss"] = _gaussian_nll_loss
+FUNCTIONS[_F + "triplet_margin_loss"] = _triplet_margin_loss
+FUNCTIONS[_F + "triplet_margin_with_distance_loss"] = _triplet_margin_loss
 FUNCTIONS[_NN + "scaled_dot_product_attention"] = _attention
 FUNCTIONS[_VF + "tril"] = _tril
 FUNCTIONS[_VF + "triu"] = _tril

@@ -961,6 +961,17 @@ def _unflatten_forward(module: Module, inputs: Sequence[Type]) -> Type:
     return module.scope.tensor_type(rules.unflatten(_input(module, inputs), dim, wanted))
 
 
+def _feature_dropout_forward(spatial: int) -> Forward:
+    """`nn.Dropout1d/2d/3d()(x)`: `F.dropout1d/2d/3d` with `p` and `training` not known (the module's type does
+    not hold them), so what is checked is what torch refuses whatever they are."""
+
+    def forward(module: Module, inputs: Sequence[Type]) -> Type:
+        shape = nnf.feature_dropout(_input(module, inputs), None, spatial, runs=None, op=f"dropout{spatial}d")
+        return module.scope.tensor_type(shape)
+
+    return forward
+
+
 _SAME_SPEC = Spec((), _same_forward)
 
 SAME_SHAPE = frozenset(
@@ -968,9 +979,6 @@ SAME_SHAPE = frozenset(
     for name in (
         "linear.Identity",
         "dropout.Dropout",
-        "dropout.Dropout1d",
-        "dropout.Dropout2d",
-        "dropout.Dropout3d",
         "dropout.AlphaDropout",
         "dropout.FeatureAlphaDropout",
         # a transformer layer or stack gives its input's (`src`'s, `tgt`'s) shape
@@ -1096,6 +1104,8 @@ for _n in (1, 2, 3):
     for _kind, _mode in (("Zero", "constant"), ("Constant", "constant"), ("Reflection", "reflect"),
                          ("Replication", "replicate"), ("Circular", "circular")):
         SPECS[f"{_NN}padding.{_kind}Pad{_n}d"] = Spec((_static("padding"),), _pad_forward(_n, _mode))
+for _n in (1, 2, 3):
+    SPECS[f"{_NN}dropout.Dropout{_n}d"] = Spec((), _feature_dropout_forward(_n))
 SPECS[_NN + "pixelshuffle.PixelShuffle"] = Spec((_static("upscale_factor"),), _pixel_shuffle_forward(False))
 SPECS[_NN + "pixelshuffle.PixelUnshuffle"] = Spec((_static("downscale_factor"),), _pixel_shuffle_forward(True))
 SPECS[_NN + "channelshuffle.ChannelShuffle"] = Spec((_static("groups"),), _channel_shuffle_forward)

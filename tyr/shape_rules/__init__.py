@@ -157,12 +157,24 @@ from tyr.shape_rules.spectral import fft, fftfreq, fftn, fftshift
 from tyr.shape_rules.view import flatten, infer_sizes, repeat, reshape, squeeze, unflatten, unsqueeze, view
 
 # Ops that had no rule before (their own block, kept apart for merging).
-from tyr.shape_rules.combinatorics import block_diag, cartesian_prod, combinations
+from tyr.shape_rules.combinatorics import block_diag, cartesian_prod, combinations, pdist
+from tyr.shape_rules.creation import inclusive_range, window
 from tyr.shape_rules.gather import take
+from tyr.shape_rules.index import unravel_index
 from tyr.shape_rules.integration import cumulative_trapezoid, trapezoid
 from tyr.shape_rules.matmul import bilinear, inner, trace
+from tyr.shape_rules.nn_functional import (
+    cosine_embedding_loss,
+    gaussian_nll_loss,
+    margin_ranking_loss,
+    multi_margin_loss,
+    multilabel_margin_loss,
+    multilabel_soft_margin_loss,
+    soft_margin_loss,
+    triplet_margin_loss,
+)
 from tyr.shape_rules.recurrent import recurrent, recurrent_cell
-from tyr.shape_rules.reduce import bucketize, searchsorted
+from tyr.shape_rules.reduce import bucketize, cov, histc, isin, searchsorted
 from tyr.shape_rules.reorder import channel_shuffle
 from tyr.shape_rules.selection import unique
 
@@ -337,13 +349,28 @@ __all__ = [
     "cartesian_prod",
     "channel_shuffle",
     "combinations",
+    "cosine_embedding_loss",
+    "cov",
     "cumulative_trapezoid",
+    "gaussian_nll_loss",
+    "histc",
+    "inclusive_range",
     "inner",
+    "isin",
+    "margin_ranking_loss",
+    "multi_margin_loss",
+    "multilabel_margin_loss",
+    "multilabel_soft_margin_loss",
+    "pdist",
     "recurrent",
     "recurrent_cell",
     "searchsorted",
+    "soft_margin_loss",
     "take",
     "trace",
     "trapezoid",
+    "triplet_margin_loss",
     "unique",
+    "unravel_index",
+    "window",
 ]

@@ -1,4 +1,5 @@
-"""Tensors built from the elements or blocks of others: `cartesian_prod`, `combinations`, `block_diag`.
+"""Tensors built from the elements or blocks of others: `cartesian_prod`, `combinations`, `block_diag`, and `pdist`
+(one distance per pair of rows).
 
 The number of `r`-combinations of `n` elements is a binomial coefficient; for a symbolic
 `n` it has no exact form in the size algebra (`n*(n - 1)//2` would declare `n` even,
@@ -56,11 +57,16 @@ def combinations(shape: MaybeShape, r: int = 2, with_replacement: bool = False) 
         return (const(0),)
     if r == 1:
         return (n, const(1))
+    return (_binomial(n, r, with_replacement), const(r))
+
+
+def _binomial(n: Size, r: int, with_replacement: bool = False) -> Size:
+    """The number of `r`-combinations of `n` elements (with replacement: of `n + r - 1`); None unless `n` is a
+    constant."""
     count = None if n is None else n.const_value
     if count is None:
-        return (None, const(r))
-    rows = math.comb(count + r - 1, r) if with_replacement else math.comb(count, r)
-    return (const(rows), const(r))
+        return None
+    return const(math.comb(count + r - 1, r) if with_replacement else math.comb(count, r))
 
 
 def block_diag(shapes: Sequence[MaybeShape]) -> MaybeShape:
@@ -93,3 +99,15 @@ def _total(values: Sequence[Size]) -> Size:
             return None
         out = out + value
     return out
+
+
+def pdist(shape: MaybeShape) -> MaybeShape:
+    """`torch.pdist(x)` / `F.pdist`: the distance of each pair of rows of an `(N, M)` input, `(N*(N - 1)/2,)`
+    (unknown for a symbolic `N`, as `combinations`')."""
+    if shape is None:
+        return (None,)
+    if rank(shape) is not None and len(shape) != 2 or min_rank(shape) > 2:
+        raise ShapeRuleError(f"pdist: the input must be 2-d, not {show_shape(shape)}")
+    if variadic_index(shape) is not None:
+        return (None,)
+    return (_binomial(sizes(shape)[0], 2),)

@@ -1,4 +1,5 @@
-"""Creation functions: `randn`/`rand`/`zeros`/`ones`/`empty`/`full`/`randint(size=...)`, `arange`, `linspace`, `eye`."""
+"""Creation functions: `randn`/`rand`/`zeros`/`ones`/`empty`/`full`/`randint(size=...)`, `arange`, `range`, `linspace`,
+`eye`, the windows (`hann_window`, ...)."""
 
 from __future__ import annotations
 
@@ -94,13 +95,38 @@ def _checked_count(start: float, end: float, step: float) -> Size:
     return const(math.ceil((end - start) / step))
 
 
-def linspace(steps: SizeArg, op: str = "linspace") -> MaybeShape:
-    """`torch.linspace(start, end, steps)` / `logspace`: `(steps,)`; `steps` must not be negative."""
-    count = as_size(steps)
+def inclusive_range(start: Number, end: Number, step: Number = 1) -> MaybeShape:
+    """`torch.range(start, end, step)` (deprecated): `end` included, `(floor((end - start) / step) + 1,)`, counted
+    in floats as torch does; unknown unless all three are literals."""
+    values = [x for x in (start, end, step) if isinstance(x, (int, float))]
+    if len(values) < 3:
+        return (None,)
+    a, b, s = (float(x) for x in values)
+    if s == 0:
+        raise ShapeRuleError("range: step must be nonzero")
+    if (b - a) * s < 0:
+        raise ShapeRuleError(f"range: the step {values[2]} points away from end ({values[1]}) starting at {values[0]}")
+    return (const(int((b - a) / s + 1)),)
+
+
+def _length(size: SizeArg, what: str, op: str) -> MaybeShape:
+    """`(size,)`, a 1-d length that must not be negative."""
+    count = as_size(size)
     value = const_of(count)
     if value is not None and value < 0:
-        raise ShapeRuleError(f"{op}: the number of steps must be non-negative, got {value}")
+        raise ShapeRuleError(f"{op}: {what} must be non-negative, got {value}")
     return (count,)
+
+
+def linspace(steps: SizeArg, op: str = "linspace") -> MaybeShape:
+    """`torch.linspace(start, end, steps)` / `logspace`: `(steps,)`; `steps` must not be negative."""
+    return _length(steps, "the number of steps", op)
+
+
+def window(window_length: SizeArg, op: str = "hann_window") -> MaybeShape:
+    """`torch.hann_window(window_length)`, `hamming_window`, `blackman_window`, `bartlett_window`, `kaiser_window`:
+    `(window_length,)`, periodic or not; the length must not be negative."""
+    return _length(window_length, "window_length", op)
 
 
 def eye(n: SizeArg, m: SizeArg = None, *, has_m: bool = False) -> MaybeShape:

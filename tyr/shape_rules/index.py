@@ -10,6 +10,8 @@ Then the index tensors broadcast together, a mask standing for its true elements
 are adjacent, at the front otherwise.  A Python bool (or a 0-d bool tensor) adds a dim of
 size 1 and indexes it with `[0]` (True) or `[]` (False); a 0-d integer tensor selects, as
 an int does.
+
+`unravel_index` turns flat indices into one index per dim of a shape.
 """
 
 from __future__ import annotations
@@ -27,9 +29,11 @@ from tyr.shape_rules.core import (
     Shape,
     ShapeRuleError,
     Size,
+    SizeArg,
     UNKNOWN,
     Unknown,
     Variadic,
+    as_size,
     const_of,
     differ,
     divide_size,
@@ -40,6 +44,7 @@ from tyr.shape_rules.core import (
     same,
     show,
     show_shape,
+    show_sizes,
     variadic_index,
 )
 
@@ -424,3 +429,18 @@ def slice_length(size: Size, item: slice) -> Size:
     if step_value is not None and lo_value is not None:
         return divide_size(hi, step_value - 1 - lo_value, step_value)  # a step divides the dim
     return (span + step - 1) // step
+
+
+def unravel_index(indices: MaybeShape, shape: Sequence[SizeArg]) -> tuple[MaybeShape, ...]:
+    """`torch.unravel_index(indices, shape)`: one tensor of the indices' shape per dim of `shape` (an int is one
+    dim).  No size may be negative, and a size of 0 leaves nothing to index where there are indices."""
+    dims = [as_size(s) for s in shape]
+    for size in dims:
+        value = const_of(size)
+        if value is not None and value < 0:
+            raise ShapeRuleError(f"unravel_index: the shape {show_sizes(dims)} has a negative size")
+        if value == 0 and has_elements(indices):
+            raise ShapeRuleError(
+                f"unravel_index: the shape {show_sizes(dims)} has no elements to index with {show_shape(indices)}"
+            )
+    return tuple(indices for _ in dims)

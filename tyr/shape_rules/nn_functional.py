@@ -26,6 +26,7 @@ from tyr.shape_rules.core import (
     never_zero,
     numel,
     rank,
+    same,
     show,
     show_shape,
     sizes,
@@ -311,6 +312,203 @@ def elementwise_loss(
     return _reduced(out, reduction)
 
 
+def soft_margin_loss(input: MaybeShape, target: MaybeShape, reduction: Reduction = "mean") -> MaybeShape:
+    """`F.soft_margin_loss(input, target)`: the loss is computed in place in a tensor of the input's shape, so the
+    target must broadcast to the input without growing it."""
+    return _reduced(broadcasts_to(target, input, op="soft_margin_loss"), reduction)
+
+
+def _same_rank(op: str, shapes: Sequence[MaybeShape], names: Sequence[str]) -> None:
+    """torch's check that the tensors have one number of dims, where it is known."""
+    ranks = [(name, rank(s)) for s, name in zip(shapes, names) if s is not None and rank(s) is not None]
+    if len({n for _, n in ranks}) > 1:
+        listed = ", ".join(f"{name} {n}-d" for name, n in ranks)
+        raise ShapeRuleError(f"{op}: the tensors must have the same number of dims, got {listed}")
+
+
+def margin_ranking_loss(
+    input1: MaybeShape, input2: MaybeShape, target: MaybeShape, reduction: Reduction = "mean"
+) -> MaybeShape:
+    """`F.margin_ranking_loss(x1, x2, y)`: the three have one number of dims and broadcast."""
+    op, names = "margin_ranking_loss", ("input1", "input2", "the target")
+    _same_rank(op, (input1, input2, target), names)
+    return _reduced(broadcast_shapes(input1, input2, target, op=op, operands=names), reduction)
+
+
+def cosine_embedding_loss(
+    input1: MaybeShape, input2: MaybeShape, target: MaybeShape, reduction: Reduction = "mean"
+) -> MaybeShape:
+    """`F.cosine_embedding_loss(x1, x2, y)`: a 1-d target `(N,)` takes 2-d inputs `(N, D)`, a 0-d one 1-d inputs
+    `(D,)`; the inputs broadcast, and their cosine along the last dim broadcasts with the target."""
+    op = "cosine_embedding_loss"
+    if target is not None and min_rank(target) > 1:
+        raise ShapeRuleError(f"{op}: the target must be 0-d or 1-d, not {show_shape(target)}")
+    wanted = None if target is None else rank(target)
+    for name, x in (("input1", input1), ("input2", input2)):
+        if x is None:
+            continue
+        n = rank(x)
+        if (wanted is not None and n is not None and n != wanted + 1) or min_rank(x) > 2 or n == 0:
+            expected = "1-d or 2-d" if wanted is None else f"{wanted + 1}-d"
+            raise ShapeRuleError(
+                f"{op}: {name} must be {expected} for a target {show_shape(target)}, not {show_shape(x)}"
+            )
+    _same_rank(op, (input1, input2), ("input1", "input2"))
+    cosine = pairwise_distance(input1, input2, op=op)
+    return _reduced(broadcast_shapes(cosine, target, op=op, operands=("the cosine", "the target")), reduction)
+
+
+def _classes(op: str, input: MaybeShape) -> tuple[Size, Size] | None:
+    """The number of items and of classes of a multi-margin loss's input: `()` (one item of one class),
+    `(C,)` or `(N, C)`, `C` not 0; None where the number of dims is unknown."""
+    if input is None:
+        return None
+    n = rank(input)
+    if min_rank(input) > 2 or (n is not None and n > 0 and const_of(_at(input, -1)) == 0):
+        raise ShapeRuleError(f"{op}: the input must be (C,) or (N, C) with C not 0, or 0-d, not {show_shape(input)}")
+    if n is None:
+        return None
+    if n == 2:
+        return _at(input, 0), _at(input, 1)
+    return const(1), const(1) if n == 0 else _at(input, 0)
+
+
+def _check_numel(op: str, what: str, got: MaybeShape, expected: Size) -> None:
+    """`got` holds `expected` elements (it may be 0-d or 1-d)."""
+    if got is None:
+        return
+    if min_rank(got) > 1:
+        raise ShapeRuleError(f"{op}: {what} must be 0-d or 1-d, not {show_shape(got)}")
+    if rank(got) is not None and differ(numel(got), expected):
+        raise ShapeRuleError(f"{op}: {what} {show_shape(got)} must hold {show(expected)} elements")
+
+
+def multilabel_margin_loss(input: MaybeShape, target: MaybeShape, reduction: Reduction = "mean") -> MaybeShape:
+    """`F.multilabel_margin_loss(input, target)`: a target of class indices of the input's shape (`(N, C)`, or
+    `C` elements for a `(C,)` or 0-d input); `reduction="none"` gives `(N,)`, or `()` unbatched."""
+    op = "multilabel_margin_loss"
+    known = _classes(op, input)
+    if known is None or input is None:
+        return None if reduction == "none" else ()
+    if len(input) == 2:
+        _check_exact(op, "the target", target, input)
+        return _reduced((known[0],), reduction)
+    _check_numel(op, "the target", target, known[1])
+    return ()
+
+
+def multi_margin_loss(
+    input: MaybeShape, target: MaybeShape, reduction: Reduction = "mean", weight: MaybeShape = None,
+    p: int | None = 1,
+) -> MaybeShape:
+    """`F.multi_margin_loss(input, target, p, weight=...)`: one class index per item, `(N,)` for an `(N, C)` input
+    (or one index, 0-d or `(1,)`, unbatched); `weight` is 1-d, one per class.  `reduction="none"` gives the
+    target's shape.  `p` (None: unknown) is 1 or 2."""
+    op = "multi_margin_loss"
+    if p is not None and p not in (1, 2):
+        raise ShapeRuleError(f"{op}: p must be 1 or 2, got {p}")
+    if weight is not None and rank(weight) is not None and len(weight) != 1:
+        raise ShapeRuleError(f"{op}: the weight must be 1-d, not {show_shape(weight)}")
+    known = _classes(op, input)
+    if known is None:
+        return None if reduction == "none" else ()
+    items, classes = known
+    _check_numel(op, "the target", target, items)
+    _check_numel(op, "the weight", weight, classes)
+    return _reduced(target, reduction)
+
+
+def multilabel_soft_margin_loss(
+    input: MaybeShape, target: MaybeShape, reduction: Reduction = "mean", weight: MaybeShape = ()
+) -> MaybeShape:
+    """`F.multilabel_soft_margin_loss(input, target, weight)` (no weight: `()`, an unknown one: None): the three
+    broadcast, then the dim the input's last dim is at (counted from the front) is averaged away; a 0-d
+    input has no class dim."""
+    op = "multilabel_soft_margin_loss"
+    if input is not None and rank(input) == 0:
+        raise ShapeRuleError(f"{op}: the input must have a class dim (its last), not a 0-d tensor")
+    joint = broadcast_shapes(input, target, weight, op=op, operands=("the input", "the target", "the weight"))
+    if input is None or joint is None or rank(input) is None:
+        return _reduced(None, reduction)
+    pos = len(input) - 1
+    if variadic_index(joint) is not None and (variadic_index(joint) or 0) <= pos:
+        return _reduced(None, reduction)
+    return _reduced((*joint[:pos], *joint[pos + 1 :]), reduction)
+
+
+def _same_shape(a: Shape, b: Shape) -> bool | None:
+    """Whether two shapes are equal: True or False where that is proved, None where it depends on the sizes."""
+    if variadic_index(a) is not None or variadic_index(b) is not None:
+        return True if a == b else None
+    if len(a) != len(b) or any(map(differ, sizes(a), sizes(b))):
+        return False
+    return True if all(map(same, sizes(a), sizes(b))) else None
+
+
+def _one_dim_of_one(input: Shape, var: Shape) -> bool | None:
+    """torch's test that `var` broadcasts to `input` along one dim: as many dims, and var's sizes where the two
+    differ sum to 1.  None where that depends on the sizes."""
+    if variadic_index(input) is not None or variadic_index(var) is not None:
+        return None
+    if len(input) != len(var):
+        return False
+    total = 0
+    for a, v in zip(sizes(input), sizes(var)):
+        if same(a, v):
+            continue
+        value = const_of(v)
+        if not differ(a, v) or value is None:
+            return None
+        total += value
+    return total == 1
+
+
+def gaussian_nll_loss(
+    input: MaybeShape, target: MaybeShape, var: MaybeShape, reduction: Reduction = "mean"
+) -> MaybeShape:
+    """`F.gaussian_nll_loss(input, target, var)` (a float `var` is the input's shape): `var` is the input's
+    shape, or that without its last dim (one variance per row), or the input's with one dim of size 1;
+    the three broadcast.  Where the sizes leave torch's choice open the shape is unknown."""
+    op = "gaussian_nll_loss"
+    if input is None or var is None:
+        return _reduced(None, reduction)
+    fits = _same_shape(var, input)
+    if fits is False:
+        fits = _same_shape(var, input[:-1])
+        if fits:
+            var = (*var, const(1))
+        elif fits is False:
+            fits = _one_dim_of_one(input, var)
+            if fits is False:
+                raise ShapeRuleError(
+                    f"{op}: var {show_shape(var)} must have the input's shape {show_shape(input)}, that without "
+                    "its last dim, or the input's with one dim of size 1"
+                )
+    if fits is None:
+        return _reduced(None, reduction)
+    out = broadcast_shapes(input, target, var, op=op, operands=("the input", "the target", "var"))
+    return _reduced(out, reduction)
+
+
+def triplet_margin_loss(
+    anchor: MaybeShape, positive: MaybeShape, negative: MaybeShape, reduction: Reduction = "mean",
+    *, swap: bool = False, margin: float | None = 1.0, distance: bool = True, op: str = "triplet_margin_loss",
+) -> MaybeShape:
+    """`F.triplet_margin_loss(anchor, positive, negative, margin, swap=...)` and
+    `F.triplet_margin_with_distance_loss`: the three have one number of dims; the pairwise distances
+    of anchor to positive and to negative (and with `swap`, positive to negative) broadcast.  A
+    distance function of the user's (`distance=False`) gives an unknown shape.  `margin` (None:
+    unknown) must be positive."""
+    if margin is not None and margin <= 0:
+        raise ShapeRuleError(f"{op}: the margin must be greater than 0, got {margin}")
+    _same_rank(op, (anchor, positive, negative), ("the anchor", "the positive", "the negative"))
+    if not distance:
+        return _reduced(None, reduction)
+    pairs = [(anchor, positive), (anchor, negative)] + ([(positive, negative)] if swap else [])
+    distances = [pairwise_distance(a, b, op=op) for a, b in pairs]
+    return _reduced(broadcast_shapes(*distances, op=op, operands=("d(a, p)", "d(a, n)", "d(p, n)")[: len(pairs)]), reduction)
+
+
 # -- attention, masks, dropout -------------------------------------------------------------------------
 
 
@@ -494,10 +692,12 @@ def cosine_similarity(a: MaybeShape, b: MaybeShape, dim: int = 1, *, op: str = "
     return (*joint[:pos], *joint[pos + 1 :]) if joint else ()
 
 
-def pairwise_distance(a: MaybeShape, b: MaybeShape, keepdim: bool = False) -> MaybeShape:
+def pairwise_distance(
+    a: MaybeShape, b: MaybeShape, keepdim: bool = False, *, op: str = "pairwise_distance"
+) -> MaybeShape:
     """`F.pairwise_distance(a, b, keepdim=False)`: `a` and `b` broadcast, then the last dim is reduced (a 0-d
     result stays 0-d)."""
-    joint = broadcast_shapes(a, b, op="pairwise_distance", operands=("x1", "x2"))
+    joint = broadcast_shapes(a, b, op=op, operands=("x1", "x2"))
     if joint is None or not joint:
         return joint
     if variadic_index(joint) == len(joint) - 1:

@@ -1,5 +1,6 @@
 """Reductions and ops along one dim: `sum`/`mean`/`std`/`var`/`norm`/`amax`/`argmax`/`max(dim)`, `aminmax`,
-`kthvalue`, `softmax`, `topk`, `searchsorted` / `bucketize` (a search along the last dim of sorted boundaries)."""
+`kthvalue`, `softmax`, `topk`, `searchsorted` / `bucketize` (a search along the last dim of sorted boundaries),
+`isin`, and the statistics `histc`, `cov` / `corrcoef`."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from tyr.shape_rules.core import (
     lower_bound,
     min_rank,
     mismatch,
+    never_one,
     numel,
     rank,
     show,
@@ -292,3 +294,48 @@ def bucketize(input: MaybeShape, boundaries: MaybeShape) -> MaybeShape:
         if n is not None and n != 1 or min_rank(boundaries) > 1:
             raise ShapeRuleError(f"bucketize: the boundaries must be 1-d, not {show_shape(boundaries)}")
     return input
+
+
+def isin(elements: MaybeShape, test_elements: MaybeShape) -> MaybeShape:
+    """`torch.isin(elements, test_elements)`: whether each element is among the test elements, in the shape of
+    `elements` (a Python number is 0-d); `test_elements` may have any shape."""
+    return elements
+
+
+def histc(shape: MaybeShape, bins: SizeArg = 100) -> MaybeShape:
+    """`torch.histc(x, bins)`: a histogram of all the elements, `(bins,)`; `bins` must be positive."""
+    count = as_size(bins)
+    value = const_of(count)
+    if value is not None and value <= 0:
+        raise ShapeRuleError(f"histc: bins must be positive, got {value}")
+    return (count,)
+
+
+def cov(shape: MaybeShape, fweights: MaybeShape = None, aweights: MaybeShape = None, *, op: str = "cov") -> MaybeShape:
+    """`torch.cov(x, fweights=..., aweights=...)` / `corrcoef(x)`: `x` is at most 2-d, `(V, O)` (one row per
+    variable, one column per observation; 1-d or 0-d: one variable); the `(V, V)` matrix, squeezed, so
+    one variable gives `()`.  A weight is at most 1-d, one per observation."""
+    if shape is None:
+        return None
+    if min_rank(shape) > 2:
+        raise ShapeRuleError(f"{op}: the input must have at most 2 dims, not {show_shape(shape)}")
+    n = rank(shape)
+    if n is None:
+        return None
+    observations = const(1) if n == 0 else sizes(shape)[-1]
+    for name, weights in (("fweights", fweights), ("aweights", aweights)):
+        if weights is None:
+            continue
+        if min_rank(weights) > 1:
+            raise ShapeRuleError(f"{op}: {name} must have at most 1 dim, not {show_shape(weights)}")
+        if rank(weights) is not None and differ(numel(weights), observations):
+            raise ShapeRuleError(
+                f"{op}: {name} {show_shape(weights)} must hold one weight per observation, {show(observations)} "
+                f"(the last dim of the input {show_shape(shape)})"
+            )
+    if n < 2:
+        return ()
+    variables = sizes(shape)[0]
+    if const_of(variables) == 1:
+        return ()
+    return (variables, variables) if never_one(variables) else None
