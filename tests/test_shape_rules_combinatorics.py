@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from test_shape_rules_core import check, draw_case, examples, shape, shapes_from, tensor, with_variadic
 
 from tyr._symbolic import const
-from tyr.shape_rules import ShapeRuleError, block_diag, cartesian_prod, combinations
+from tyr.shape_rules import ShapeRuleError, block_diag, cartesian_prod, combinations, pdist
 
 SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])
 
@@ -36,6 +36,17 @@ def test_combinations(symbolic: bool, data: st.DataObject) -> None:
     r, replace = data.draw(st.integers(-1, 4)), data.draw(st.booleans())
     check(combinations, lambda x, r, w: torch.combinations(tensor(x), r=r, with_replacement=w), x, r, replace,
           values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_pdist(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(st.one_of(shapes_from(sizes, 2, 2), shapes_from(sizes, 0, 3)))
+    if data.draw(st.integers(0, 5)) == 0:
+        x = with_variadic(data, x, values)
+    check(pdist, lambda x: torch.pdist(tensor(x)), x, values=values)
 
 
 @SYMBOLIC

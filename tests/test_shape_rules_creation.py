@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import pytest
@@ -11,7 +12,18 @@ from hypothesis import strategies as st
 from test_shape_rules_core import check, draw_case, examples, shape, shapes_from, tensor
 
 from tyr._symbolic import Expr, const, parse
-from tyr.shape_rules import UNKNOWN, ShapeRuleError, arange, eye, from_sizes, linspace, meshgrid, tri_indices
+from tyr.shape_rules import (
+    UNKNOWN,
+    ShapeRuleError,
+    arange,
+    eye,
+    from_sizes,
+    inclusive_range,
+    linspace,
+    meshgrid,
+    tri_indices,
+    window,
+)
 
 SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])
 CREATORS: dict[str, Any] = {
@@ -73,6 +85,33 @@ def test_linspace_and_eye(symbolic: bool, data: st.DataObject) -> None:
     m = data.draw(st.sampled_from([None, *sizes, const(-2)]))
     check(lambda n, m_: eye(n, m_, has_m=m is not None), lambda n, m: torch.eye(n) if m is None else torch.eye(n, m),
           n, m, values=values)
+
+
+WINDOWS = ("hann", "hamming", "blackman", "bartlett", "kaiser")
+
+
+@SYMBOLIC
+@settings(max_examples=examples(60), deadline=None)
+@given(data=st.data())
+def test_windows(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    n = data.draw(st.sampled_from([*sizes, const(-1)]))
+    kind, periodic = data.draw(st.sampled_from(WINDOWS)), data.draw(st.booleans())
+    op = f"{kind}_window"
+    check(lambda n: window(n, op), lambda n: getattr(torch, op)(n, periodic), n, values=values)
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(start=st.one_of(st.integers(-4, 4), st.floats(-3, 3)), end=st.one_of(st.integers(-4, 4), st.floats(-3, 3)),
+       step=st.sampled_from([1, 2, -1, -3, 0, 0.1, 0.25, 0.5, -0.3, 1.0, -2.0]))
+def test_range(start: float, end: float, step: float) -> None:
+    def run(s: float, e: float, st_: float) -> torch.Tensor:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # torch.range is deprecated
+            return torch.range(s, e, st_)
+
+    check(inclusive_range, run, start, end, step)
+    assert inclusive_range(UNKNOWN, end, step) == (None,)
 
 
 def test_examples() -> None:

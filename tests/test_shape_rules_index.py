@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from test_shape_rules_core import check, draw_case, examples, shape, shapes_from, tensor, with_variadic
 
 from tyr._symbolic import Expr, const, parse, sym
-from tyr.shape_rules import UNKNOWN, ShapeRuleError, TensorIndex, Variadic, index, slice_length
+from tyr.shape_rules import UNKNOWN, ShapeRuleError, TensorIndex, Variadic, index, slice_length, unravel_index
 
 SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])
 UNKNOWN_INT = sym("V0")  # an int the rule is told nothing about (UNKNOWN); torch gets values["V0"]
@@ -224,3 +224,18 @@ def test_advanced_examples() -> None:
         index(x, [TensorIndex(shape("T", "D"), "bool")])
     with pytest.raises(ShapeRuleError, match="does not broadcast"):
         index(x, [TensorIndex(shape("K")), TensorIndex(shape("N"))])
+
+
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_unravel_index(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    indices = data.draw(shapes_from(sizes, max_rank=3))
+    if data.draw(st.integers(0, 4)) == 0:
+        indices = with_variadic(data, indices, values)
+    dims = data.draw(st.lists(st.sampled_from([*sizes, const(-1)]), max_size=3))
+    one = data.draw(st.booleans()) and len(dims) == 1  # an int for a 1-d shape
+    check(lambda i, d: unravel_index(i, d),
+          lambda i, d: torch.unravel_index(torch.zeros(i, dtype=torch.long), d[0] if one else tuple(d)),
+          indices, dims, values=values)

@@ -29,21 +29,29 @@ from tyr.shape_rules import (
     ShapeRuleError,
     Variadic,
     batch_norm,
+    cosine_embedding_loss,
     cosine_similarity,
     cross_entropy,
     dropout,
     elementwise_loss,
     embedding,
     feature_dropout,
+    gaussian_nll_loss,
     glu,
     group_norm,
     layer_norm,
+    margin_ranking_loss,
+    multi_margin_loss,
+    multilabel_margin_loss,
+    multilabel_soft_margin_loss,
     one_hot,
     pairwise_distance,
     prelu,
     rms_norm,
     scaled_dot_product_attention,
+    soft_margin_loss,
     tril,
+    triplet_margin_loss,
 )
 
 SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])
@@ -262,6 +270,78 @@ def test_tril_triu_and_dropout(symbolic: bool, data: st.DataObject) -> None:
     check(lambda x: tril(x, "triu"), lambda x: torch.triu(tensor(x), 1), x, values=values)
     p = data.draw(st.sampled_from([0.0, 0.5, 1.0, -0.1, 1.5]))
     check(lambda x: dropout(x, p), lambda x: F.dropout(tensor(x), p), x, values=values)
+
+
+def _indices(dims: tuple[int, ...]) -> torch.Tensor:
+    return torch.zeros(dims, dtype=torch.long)
+
+
+def _positive(dims: tuple[int, ...]) -> torch.Tensor:
+    return torch.rand(dims) + 0.5
+
+
+# name: (rule taking the shapes and the reduction, torch's loss taking tensors and the reduction, the tensors' kinds)
+LOSSES: dict[str, tuple[Any, Any, tuple[Any, ...]]] = {
+    "cosine_embedding": (cosine_embedding_loss, F.cosine_embedding_loss, (tensor, tensor, tensor)),
+    "margin_ranking": (margin_ranking_loss, F.margin_ranking_loss, (tensor, tensor, tensor)),
+    "hinge_embedding": (lambda x, t, r: elementwise_loss(x, t, r, op="hinge_embedding_loss"),
+                        F.hinge_embedding_loss, (tensor, tensor)),
+    "poisson_nll": (lambda x, t, r: elementwise_loss(x, t, r, op="poisson_nll_loss"),
+                    lambda x, t, reduction: F.poisson_nll_loss(x, t, full=True, reduction=reduction),
+                    (tensor, _positive)),
+    "soft_margin": (soft_margin_loss, F.soft_margin_loss, (tensor, tensor)),
+    "multilabel_margin": (multilabel_margin_loss, F.multilabel_margin_loss, (tensor, _indices)),
+    "multilabel_soft_margin": (multilabel_soft_margin_loss, F.multilabel_soft_margin_loss, (tensor, tensor)),
+    "multilabel_soft_margin_weighted": (
+        lambda x, t, w, r: multilabel_soft_margin_loss(x, t, r, w),
+        lambda x, t, w, reduction: F.multilabel_soft_margin_loss(x, t, w, reduction=reduction),
+        (tensor, tensor, tensor),
+    ),
+    "multi_margin": (multi_margin_loss, F.multi_margin_loss, (tensor, _indices)),
+    "multi_margin_weighted": (
+        lambda x, t, w, r: multi_margin_loss(x, t, r, w, p=2),
+        lambda x, t, w, reduction: F.multi_margin_loss(x, t, p=2, weight=w, reduction=reduction),
+        (tensor, _indices, tensor),
+    ),
+    "gaussian_nll": (gaussian_nll_loss, F.gaussian_nll_loss, (tensor, tensor, _positive)),
+    "gaussian_nll_float_var": (
+        lambda x, t, r: gaussian_nll_loss(x, t, x, r),
+        lambda x, t, reduction: F.gaussian_nll_loss(x, t, 0.5, reduction=reduction),
+        (tensor, tensor),
+    ),
+    "triplet_margin": (triplet_margin_loss, F.triplet_margin_loss, (tensor, tensor, tensor)),
+    "triplet_margin_swap": (
+        lambda a, p, n, r: triplet_margin_loss(a, p, n, r, swap=True),
+        lambda a, p, n, reduction: F.triplet_margin_loss(a, p, n, swap=True, reduction=reduction),
+        (tensor, tensor, tensor),
+    ),
+    "triplet_margin_with_distance": (
+        lambda a, p, n, r: triplet_margin_loss(a, p, n, r, op="triplet_margin_with_distance_loss"),
+        F.triplet_margin_with_distance_loss,
+        (tensor, tensor, tensor),
+    ),
+}
+
+
+@SYMBOLIC
+@pytest.mark.parametrize("name", sorted(LOSSES))
+@settings(max_examples=examples(120), deadline=None)
+@given(data=st.data())
+def test_losses(symbolic: bool, name: str, data: st.DataObject) -> None:
+    rule, loss, kinds = LOSSES[name]
+    sizes, values = draw_case(data, symbolic)
+    base = data.draw(shapes_from(sizes, max_rank=3))
+    # each tensor the first's shape, that without its first or last dim, or any shape
+    related = st.sampled_from([base, base, base[1:], base[:-1], (*base[:-1], const(1)), (const(1), *base[1:])])
+    shapes = [base, *(data.draw(st.one_of(related, shapes_from(sizes, max_rank=3))) for _ in kinds[1:])]
+    if data.draw(st.integers(0, 4)) == 0:
+        shapes = [with_variadic(data, s, values, at=0) for s in shapes]
+    reduction = data.draw(st.sampled_from(["none", "mean", "sum"]))
+
+    def run(*dims: tuple[int, ...]) -> torch.Tensor:
+        return loss(*(kind(d) for kind, d in zip(kinds, dims)), reduction=reduction)
+
+    check(lambda *s: rule(*s, reduction), run, *shapes, values=values, warns=TARGET_SIZE_WARNING)
 
 
 CHANNEL_DROPOUT = {1: F.dropout1d, 2: F.dropout2d, 3: F.dropout3d}

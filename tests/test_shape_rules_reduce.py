@@ -13,6 +13,9 @@ from test_shape_rules_core import check, dim_of, draw_case, examples, shape, sha
 
 from tyr._symbolic import const, parse
 from tyr.shape_rules import (
+    cov,
+    histc,
+    isin,
     ShapeRuleError,
     Variadic,
     aminmax,
@@ -246,3 +249,42 @@ def test_searchsorted_examples() -> None:
         searchsorted(shape("N"), shape("T"), shape("M"))
     with pytest.raises(ShapeRuleError, match="the boundaries must be 1-d"):
         bucketize(shape("T"), shape(batch, "B", "N"))
+
+
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_histc_and_isin(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x, tests = data.draw(shapes_from(sizes, max_rank=3)), data.draw(shapes_from(sizes, max_rank=3))
+    if data.draw(st.integers(0, 4)) == 0:
+        x = with_variadic(data, x, values)
+    bins = data.draw(st.one_of(st.sampled_from(sizes), st.integers(-1, 3).map(const)))
+    check(histc, lambda x, b: torch.histc(tensor(x), bins=b), x, bins, values=values)
+    check(isin, lambda x, t: torch.isin(tensor(x), tensor(t)), x, tests, values=values)
+    check(lambda _, t: isin((), t), lambda x, t: torch.isin(2.0, tensor(t)), x, tests, values=values)
+
+
+COV_WARNINGS = (r"cov\(\): degrees of freedom is <= 0",)
+
+
+@SYMBOLIC
+@pytest.mark.parametrize("op", ["cov", "corrcoef"])
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_cov_and_corrcoef(symbolic: bool, op: str, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes, max_rank=3))
+    observations = x[-1:] if x else (const(1),)
+    weights = st.one_of(st.none(), st.just(observations), shapes_from(sizes, max_rank=2))
+    fweights, aweights = (data.draw(weights), data.draw(weights)) if op == "cov" else (None, None)
+    if data.draw(st.integers(0, 4)) == 0:
+        x = with_variadic(data, x, values)
+
+    def run(x: tuple[int, ...], f: tuple[int, ...] | None, a: tuple[int, ...] | None) -> torch.Tensor:
+        if op == "corrcoef":
+            return torch.corrcoef(tensor(x))
+        return torch.cov(tensor(x), fweights=None if f is None else torch.ones(f, dtype=torch.long),
+                         aweights=None if a is None else torch.ones(a))
+
+    check(lambda x, f, a: cov(x, f, a, op=op), run, x, fweights, aweights, values=values, warns=COV_WARNINGS)
