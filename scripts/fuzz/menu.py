@@ -1454,6 +1454,43 @@ def mse(g: Gen, bad: bool) -> Emit:
     return emit1(g, None, f"F.mse_loss({x.name}, {other}{reduction})", x.shape if reduction else (), detail=f"mse_loss{reduction}")
 
 
+def margin_loss(g: Gen, bad: bool) -> Emit:
+    """The losses of one tensor and a target of its shape, `F.multi_margin_loss` and `F.triplet_margin_loss` (a
+    negative of another last size is the mistake)."""
+    r = g.rng.random()
+    reduction = g.rng.choice(["", ", reduction='none'", ", reduction='sum'"])
+    none = "none" in reduction
+    if bad or r < 0.3:
+        x = g.tensor(min_rank=1, max_rank=3)
+        expr = f"F.triplet_margin_loss({x.name}, {g.operand(x.shape)}, {g.operand(x.shape)}{reduction})"
+        if bad:
+            if not known(g, x.shape[-1]):
+                raise Skip("opaque")
+            wrong = g.randn(replace(x.shape, -1, g.wrong(x.shape[-1])))
+            return mistake(g, expr, f"F.triplet_margin_loss({x.name}, {x.name}, {wrong}{reduction})", "triplet last dim")
+        return emit1(g, None, expr, x.shape[:-1] if none else (), detail=f"triplet_margin_loss{reduction}")
+    if r < 0.45:
+        x = g.tensor(min_rank=2, max_rank=2)
+        n, c = x.shape
+        target = f"torch.randint(0, {g.size(c)}, {g.shape_args((n,), tuple_only=True)})"
+        return emit1(g, None, f"F.multi_margin_loss({x.name}, {target}{reduction})", (n,) if none else (),
+                     detail=f"multi_margin_loss{reduction}")
+    x = g.tensor()
+    loss = g.rng.choice(["hinge_embedding_loss", "soft_margin_loss", "poisson_nll_loss"])
+    expr = f"F.{loss}({x.name}, {g.operand(x.shape)}{reduction})"
+    return emit1(g, None, expr, x.shape if none else (), detail=f"{loss}{reduction}")
+
+
+def statistics(g: Gen, bad: bool) -> Emit:
+    """`histc` and the windows: 1-d of the count given."""
+    n = g.new_size()
+    if g.rng.random() < 0.5:
+        x = g.tensor()
+        return emit1(g, None, call(g, "histc", x.name, f"bins={g.size(n)}"), (n,), detail="histc")
+    window = g.rng.choice(["hann", "hamming", "blackman", "bartlett", "kaiser"])
+    return emit1(g, None, f"torch.{window}_window({g.size(n)})", (n,), detail="window")
+
+
 # -- nn modules ----------------------------------------------------------------------------------
 
 
@@ -1846,6 +1883,8 @@ MENU: list[Op] = [
     Op("sdpa", "nn.functional", sdpa, 0.8),
     Op("cross_entropy", "nn.functional", cross_entropy, 0.6),
     Op("mse_loss", "nn.functional", mse, 0.3, mistakes=False),
+    Op("margin losses", "nn.functional", margin_loss, 0.4),
+    Op("histc/window", "creation", statistics, 0.3, mistakes=False),
     Op("nn module", "nn", module, 2),
     Op("einops.rearrange", "einops", rearrange, 1.2),
     Op("einops.reduce", "einops", einops_reduce, 0.6),
