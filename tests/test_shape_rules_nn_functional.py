@@ -281,7 +281,7 @@ def _positive(dims: tuple[int, ...]) -> torch.Tensor:
 
 
 # name: (rule taking the shapes and the reduction, torch's loss taking tensors and the reduction, the tensors' kinds)
-LOSSES: dict[str, tuple[Any, Any, tuple[Any, ...]]] = {
+OTHER_LOSSES: dict[str, tuple[Any, Any, tuple[Any, ...]]] = {
     "cosine_embedding": (cosine_embedding_loss, F.cosine_embedding_loss, (tensor, tensor, tensor)),
     "margin_ranking": (margin_ranking_loss, F.margin_ranking_loss, (tensor, tensor, tensor)),
     "hinge_embedding": (lambda x, t, r: elementwise_loss(x, t, r, op="hinge_embedding_loss"),
@@ -324,11 +324,11 @@ LOSSES: dict[str, tuple[Any, Any, tuple[Any, ...]]] = {
 
 
 @SYMBOLIC
-@pytest.mark.parametrize("name", sorted(LOSSES))
+@pytest.mark.parametrize("name", sorted(OTHER_LOSSES))
 @settings(max_examples=examples(120), deadline=None)
 @given(data=st.data())
 def test_losses(symbolic: bool, name: str, data: st.DataObject) -> None:
-    rule, loss, kinds = LOSSES[name]
+    rule, loss, kinds = OTHER_LOSSES[name]
     sizes, values = draw_case(data, symbolic)
     base = data.draw(shapes_from(sizes, max_rank=3))
     # each tensor the first's shape, that without its first or last dim, or any shape

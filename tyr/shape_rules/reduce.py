@@ -314,7 +314,7 @@ def histc(shape: MaybeShape, bins: SizeArg = 100) -> MaybeShape:
 def cov(shape: MaybeShape, fweights: MaybeShape = None, aweights: MaybeShape = None, *, op: str = "cov") -> MaybeShape:
     """`torch.cov(x, fweights=..., aweights=...)` / `corrcoef(x)`: `x` is at most 2-d, `(V, O)` (one row per
     variable, one column per observation; 1-d or 0-d: one variable); the `(V, V)` matrix, squeezed, so
-    one variable gives `()`.  A weight is at most 1-d, one per observation."""
+    one variable gives `()`.  A weight is at most 1-d, one per observation (none at all sum to zero: an error)."""
     if shape is None:
         return None
     if min_rank(shape) > 2:
@@ -326,6 +326,8 @@ def cov(shape: MaybeShape, fweights: MaybeShape = None, aweights: MaybeShape = N
     for name, weights in (("fweights", fweights), ("aweights", aweights)):
         if weights is None:
             continue
+        if const_of(observations) == 0:
+            raise ShapeRuleError(f"{op}: {name} for no observations sum to zero, which cannot be normalised")
         if min_rank(weights) > 1:
             raise ShapeRuleError(f"{op}: {name} must have at most 1 dim, not {show_shape(weights)}")
         if rank(weights) is not None and differ(numel(weights), observations):
