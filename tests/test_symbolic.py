@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from tyr._symbolic import (
     Expr,
+    exact_quotient,
     ExprSyntaxError,
     const,
     division_facts,
@@ -82,6 +83,25 @@ def test_exact_divisions_of_products_compare(left: str, right: str, equal: bool)
     as the polynomials they are there, though their normal forms keep the division whole."""
     a, b = parse(left), parse(right)
     assert (sizes_equal(a, b), sizes_differ(a, b)) == (equal, not equal)
+
+
+@pytest.mark.parametrize(
+    ("num", "den", "quotient"),
+    [
+        ("B*T", "(B*T)//2", "2"),  # B*T is even where the code halves it
+        ("6*B*T", "(B*T)//3", "18"),
+        ("D", "D//H", "H"),
+        ("H*W", "(H//2)*(W//2)", "4"),
+        ("12*B", "4", "3*B"),
+        ("B*T", "T", "B"),
+        ("B*T", "2*T", "B//2"),  # a valid program has B even (torch raises otherwise)
+        ("B", "T", "B//T"),  # T divides B in a valid program
+        ("B", "B + 1", None),
+    ],
+)
+def test_exact_quotient(num: str, den: str, quotient: str | None) -> None:
+    result = exact_quotient(parse(num), parse(den))
+    assert (str(result) if result is not None else None) == quotient
 
 
 @pytest.mark.parametrize(

@@ -827,6 +827,25 @@ def _comparable(a: Expr, b: Expr) -> tuple[Expr, Expr]:
     return ea, eb
 
 
+def exact_quotient(num: Expr, den: Expr) -> Expr | None:
+    """`num / den` where it is a whole size under the divisibility facts of both (SHAPES.md §6), else None.
+
+    `(H*K*K) // ((H*K*K)//2)` is 2: the code divides `H*K*K` by 2, so it is even.  Where the
+    quotient needs the fresh symbols of the multiples (`D / (D//2)` is 2, but `D / 2` stays
+    `D//2`, not `D~0`), the plain floor division says it in the user's symbols.
+    """
+    quotient = num // den
+    if quotient * den == num:
+        return quotient
+    if not (num.has_division or den.has_division or num.facts or den.facts):
+        return None
+    en, ed = _comparable(num, den)
+    quotient = en // ed
+    if quotient * ed != en or quotient.has_division or any("~" in name for name in quotient.symbols):
+        return None
+    return quotient
+
+
 def _a_factor_to_divide(e: Expr) -> tuple[str, int] | None:
     """A division of a product of symbols by a constant in `e` (`(3*B*T)//6`), as the factor that
     would make it exact and what it must be a multiple of (`B`, 2)."""

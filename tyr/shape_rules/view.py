@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tyr._symbolic import Expr, const
+from tyr._symbolic import Expr, const, exact_quotient
 from tyr.shape_rules.core import (
     Dims,
     MaybeShape,
@@ -75,8 +75,8 @@ def _solve(total: Size, others: Size, op: str, sizes: list[Size], what: str) -> 
         )
     if total is None or others is None:
         return None
-    quotient = total // others
-    if quotient * others == total:
+    quotient = exact_quotient(total, others)
+    if quotient is not None:
         return quotient
     n, p = total.const_value, others.const_value
     if n is not None and p is not None or _ratio_is_a_fraction(total, others):

@@ -22,3 +22,9 @@ def tokens_in_groups(x: Tensor[B, T], b: Dim[B], t: Dim[T]) -> Tensor[B, T]:
 
 def single_symbol(x: Tensor[B, 12]) -> None:
     reveal_type(x.reshape(-1, 8))  # N: Revealed type is "torch._tensor.Tensor[tyr._static.DimExpr[Literal['3*(B//2)'], B], Literal[8]]"
+
+
+def halves_of_the_product(x: Tensor[B, T]) -> None:
+    # the other size halves the product, which is then even: the -1 is 2, whatever B and T are
+    pairs = x.reshape(-1, (x.shape[0] * x.shape[1]) // 2)
+    reveal_type(pairs)  # N: Revealed type is "torch._tensor.Tensor[Literal[2], tyr._static.DimExpr[Literal['(B*T)//2'], B, T]]"
