@@ -74,17 +74,16 @@ def arange(start: Number, end: Number | None = None, step: Number = 1) -> MaybeS
     if span.const_value is not None:
         return (_checked_count(0, span.const_value, s_value),)
     oriented = span if s_value > 0 else -span
-    low = lower_bound(oriented)
-    if low is not None and low >= 0:
-        step_size = abs(s_value)
-        start, end = (a, b) if s_value > 0 else (b, a)
-        if start.const_value is not None:  # arange(0, hd, 2): hd divided by 2
-            return (divide_size(end, step_size - 1 - start.const_value, step_size),)
-        return ((oriented + step_size - 1) // step_size,)
     low_against = lower_bound(-oriented)
     if low_against is not None and low_against >= 1:
         raise ShapeRuleError(f"arange: the step {s_value} points away from end ({show(b)}) starting at {show(a)}")
-    return (None,)
+    # Where the span may point either way (`arange(3, d)`), torch refuses the sizes where it points
+    # away: wherever there is a result, the span is at least 0, and this is its length.
+    step_size = abs(s_value)
+    start, end = (a, b) if s_value > 0 else (b, a)
+    if start.const_value is not None:  # arange(0, hd, 2): hd divided by 2
+        return (divide_size(end, step_size - 1 - start.const_value, step_size),)
+    return ((oriented + step_size - 1) // step_size,)
 
 
 def _checked_count(start: float, end: float, step: float) -> Size:
