@@ -128,7 +128,11 @@ def imports_jaxtyping(file: MypyFile) -> bool:
 
 def imports_shapes(file: MypyFile) -> bool:
     """Whether a file imports what writes shapes: tyr or jaxtyping."""
-    return _imports(file, lambda module: _is_jaxtyping(module) or module == "tyr" or module.startswith("tyr."))
+    return imports_jaxtyping(file) or imports_tyr(file)
+
+
+def imports_tyr(file: MypyFile) -> bool:
+    return _imports(file, lambda module: module == "tyr" or module.startswith("tyr."))
 
 
 def _imports(file: MypyFile, wanted: Callable[[str], bool]) -> bool:

@@ -96,7 +96,7 @@ from mypy.types import (
 
 from tyr.mypy_plugin import _errors, _names
 from tyr.mypy_plugin._args import literal_int
-from tyr.mypy_plugin._jaxtyping_imports import imports_shapes
+from tyr.mypy_plugin._jaxtyping_imports import imports_shapes, imports_tyr
 from tyr.mypy_plugin._partials import forget_inferred
 from tyr.mypy_plugin._receivers import union_receiver
 from tyr.mypy_plugin._statements import placed
@@ -275,14 +275,17 @@ def _picked_item(value: Expression) -> tuple[Expression, int] | None:
 
 def in_code_with_shapes(api: CheckerPluginInterface) -> bool:
     """Whether the user adopted tyr in the code being checked: a function whose signature has
-    shapes, or the top level of a file that imports tyr or jaxtyping.  In a run that exports its
-    types (`tyr shapes`, which reports on code without annotations), all code is."""
+    shapes, any code of a file that imports tyr, or the top level of one that imports jaxtyping
+    (which libraries use without tyr: their other functions are code without shapes).  In a run
+    that exports its types (`tyr shapes`, which reports on code without annotations), all code is."""
     if not isinstance(api, TypeChecker):
         return False
     if api.options.export_types:
         return True
     function = api.scope.current_function()
-    return _signature_has_shapes(function) if function is not None else imports_shapes(api.tree)
+    if function is not None and _signature_has_shapes(function):
+        return True
+    return imports_tyr(api.tree) if function is not None else imports_shapes(api.tree)
 
 
 def _signature_has_shapes(function: FuncItem) -> bool:

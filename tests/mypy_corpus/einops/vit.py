@@ -1,7 +1,9 @@
 """vit-pytorch's ViT, annotated: einops layers and functions through a whole model check clean.
 
-The two `no-any-return` errors are plain mypy's too (strict): calling a module whose shape tyr
-cannot know is torch's `(...) -> Any`, with or without tyr.
+The `no-any-return` error is plain mypy's too (strict): calling a module whose shape tyr cannot
+know is torch's `(...) -> Any`, with or without tyr.  (`self.mlp_head(x)` is a `Linear` whose output
+size tyr knows: in a file that imports tyr, its result is the tensor, and plain mypy's second
+`no-any-return` is gone.)
 """
 
 from typing import Generic, TypeVar, reveal_type
@@ -81,7 +83,7 @@ class ViT(nn.Module):
         for attn in self.layers:
             x = attn(x) + x
         x = x.mean(dim=1)
-        return self.mlp_head(x)  # E: Returning Any from function declared to return "Tensor[*tuple[Any, ...]]"  [no-any-return]
+        return self.mlp_head(x)
 
 
 model = ViT(patch=16, num_patches=196, num_classes=10, dim=512, depth=6)
