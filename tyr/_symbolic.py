@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Union
@@ -778,6 +778,15 @@ def _canonical_and_facts(e: Expr, found: dict[str, list[Expr]] | None) -> Expr:
             return e
         e = collapsed
     return e
+
+
+def under_facts(e: Expr, facts: Iterable[Fact]) -> Expr:
+    """The normal form of `e` where the sizes also satisfy `facts`: with `W` dividing `T` (a
+    signature's `T//W`), `(B*T)//W` is `B*(T//W)`."""
+    relevant = frozenset(fact for fact in facts if fact[0] in e.symbols) - e.facts
+    if not relevant or not e.has_division:
+        return e
+    return _canonical(replace(e, facts=e.facts | relevant))
 
 
 def sizes_equal(a: Expr, b: Expr) -> bool:

@@ -87,6 +87,7 @@ from tyr.mypy_plugin import (
     _rebinding,
     _remainders,
     _renaming,
+    _stated_facts,
     _tensors,
     _torch_signatures,
     _trials,
@@ -156,6 +157,7 @@ class TyrPlugin(Plugin):
         self._sized_types.clear()
         self._assignments.clear()
         _REMAINDERS.clear()
+        _STATED_FACTS.clear()
         self._module_classes.clear()
         self._jaxtyping.clear()
         for hooks in self._hooks.values():
@@ -606,6 +608,7 @@ class TyrPlugin(Plugin):
 
 _DIGEST = _source_digest()
 _REMAINDERS = _remainders.Remainders()
+_STATED_FACTS = _stated_facts.StatedFacts()
 
 # torch's functions and tensor methods through their shape rules; an unknown shape is torch's own result.
 _TORCH_FUNCTION_HOOK = _plain.torch_when_unknown(_functions.function_hook)
@@ -663,7 +666,8 @@ _Settled = TypeVar("_Settled", FunctionContext, MethodContext, AttributeContext)
 
 def _guarded(hook: Callable[..., _Result], fallback: Callable[[Any], _Result], **bound: Any) -> Callable[[Any], _Result]:
     """`hook` with `bound` arguments; an internal error is reported (`tyr-internal`), not a crash of mypy.
-    A type it gives for a value has no size that divides what the code tests the remainder of
+    A type it gives for a value writes its sizes with what the function's signature says of them
+    (`_stated_facts`), and has no size that divides what the code tests the remainder of
     (`_remainders`)."""
     lookup = bound.get("lookup") if fallback is _returned or fallback is _attribute else None
 
@@ -675,7 +679,9 @@ def _guarded(hook: Callable[..., _Result], fallback: Callable[[Any], _Result], *
         except Exception as err:
             _internal_error(ctx, err)
             return fallback(ctx)
-        return result if lookup is None else _REMAINDERS.inexact(ctx.api, result, lookup)
+        if lookup is None:
+            return result
+        return _REMAINDERS.inexact(ctx.api, _STATED_FACTS.restated(ctx.api, result, lookup), lookup)
 
     return run
 

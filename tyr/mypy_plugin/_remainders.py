@@ -18,6 +18,7 @@ size has that size unknown.  A test that only guards the division (`assert d % h
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TypeVar
 
 from mypy.checker import TypeChecker
@@ -51,7 +52,8 @@ from mypy.types import Instance, LiteralType, TupleType, Type, TypeAliasType, Un
 from tyr._symbolic import Expr, FloorDiv
 from tyr.mypy_plugin import _names
 from tyr.mypy_plugin._statements import methods, walk
-from tyr.mypy_plugin._types import UNKNOWN, Lookup, Scope
+from tyr.mypy_plugin._types import Lookup, Scope
+from tyr.shape_rules import Size
 
 
 _Result = TypeVar("_Result")
@@ -68,7 +70,7 @@ class Remainders:
 
     def inexact(self, api: object, result: _Result, lookup: Lookup) -> _Result:
         """`result`, with each size that divides a symbol whose remainder the code tests unknown."""
-        if not isinstance(result, Type) or not _divides(result) or not isinstance(api, TypeChecker):
+        if not isinstance(result, Type) or not divides(result) or not isinstance(api, TypeChecker):
             return result
         function = api.scope.current_function()
         if function is None:
@@ -90,8 +92,8 @@ class Remainders:
                 symbols |= size.symbols
         if not symbols:
             return result
-        translated = result.accept(_Inexact(scope, frozenset(symbols)))
-        return translated if isinstance(translated, type(result)) else result
+        divided = frozenset(symbols)
+        return map_sizes(result, scope, lambda size: None if _divides_symbol(size, divided) else size)
 
     def _tested(self, function: FuncItem) -> list[Expression]:
         known = self._by_function.get(id(function))
@@ -158,16 +160,16 @@ def _type_of(api: TypeChecker, expr: Expression, cls: TypeInfo | None) -> Type |
     return None
 
 
-def _divides(t: Type) -> bool:
+def divides(t: Type) -> bool:
     """Whether a hook's result holds a size with a division (cheap: most results have none)."""
     p = get_proper_type(t)
     if isinstance(p, Instance):
         if p.type.fullname == _names.DIM_EXPR:
             template = get_proper_type(p.args[0]) if p.args else None
             return isinstance(template, LiteralType) and "//" in str(template.value)
-        return any(_divides(a) for a in p.args)
+        return any(divides(a) for a in p.args)
     if isinstance(p, (TupleType, UnionType)):
-        return any(_divides(item) for item in p.items)
+        return any(divides(item) for item in p.items)
     return False
 
 
@@ -176,22 +178,31 @@ def _divides_symbol(size: Expr, symbols: frozenset[str]) -> bool:
     return any(isinstance(atom, FloorDiv) and atom.num.symbols & symbols for mono, _ in size.terms for atom in mono)
 
 
-class _Inexact(TypeTranslator):
-    def __init__(self, scope: Scope, symbols: frozenset[str]) -> None:
+def map_sizes(result: _Result, scope: Scope, change: Callable[[Expr], Size]) -> _Result:
+    """`result` with each size that has a division (a dim `DimExpr`, a `Dim` value) replaced by
+    `change(size)`: another size, or None for unknown."""
+    if not isinstance(result, Type):
+        return result
+    translated = result.accept(_SizeMap(scope, change))
+    return translated if isinstance(translated, type(result)) else result
+
+
+class _SizeMap(TypeTranslator):
+    def __init__(self, scope: Scope, change: Callable[[Expr], Size]) -> None:
         super().__init__()
         self.scope = scope
-        self.symbols = symbols
+        self.change = change
 
     def visit_instance(self, t: Instance, /) -> Type:
         fullname = t.type.fullname
         if fullname == _names.DIM_EXPR:
             size = self.scope.size_of(t)
-            return UNKNOWN if size is not None and _divides_symbol(size, self.symbols) else t
+            changed = self.change(size) if size is not None else size
+            return t if changed is size else self.scope.size_type(changed)
         if fullname == _names.DIM and len(t.args) == 1:
             size = self.scope.size_of(t.args[0])
-            if size is not None and _divides_symbol(size, self.symbols):
-                return self.scope.instance(_names.INT)
-            return t
+            changed = self.change(size) if size is not None and size.has_division else size
+            return t if changed is size else self.scope.dim_value_type(changed)
         return super().visit_instance(t)
 
     def visit_type_alias_type(self, t: TypeAliasType, /) -> Type:

@@ -1,0 +1,61 @@
+"""Sizes written with what a function's signature says of its sizes (SHAPES.md §6).
+
+A division of a product keeps its whole in the normal form: `x.reshape(-1, w, c)` of a
+`Tensor[B, T, C]` has `(B*T)//W` windows, as nothing says which factor `W` divides.  A
+signature that writes `T//W` says it: `W` divides `T`, and there `(B*T)//W` is `B*(T//W)`,
+the size the annotation is written with.  mypy compares the types as written, so a result
+whose sizes divide is written in the normal form under the signature's facts.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from mypy.checker import TypeChecker
+from mypy.nodes import FuncItem
+from mypy.types import CallableType, Type, get_proper_type
+
+from tyr._symbolic import Expr, Fact, division_facts, under_facts
+from tyr.mypy_plugin._remainders import divides, map_sizes
+from tyr.mypy_plugin._types import Lookup, Scope
+
+_Result = TypeVar("_Result")
+
+
+class StatedFacts:
+    """For each function, the parts of its signature whose sizes divide (found once)."""
+
+    def __init__(self) -> None:
+        self._by_function: dict[int, tuple[FuncItem, list[Type]]] = {}
+
+    def clear(self) -> None:
+        self._by_function.clear()
+
+    def restated(self, api: object, result: _Result, lookup: Lookup) -> _Result:
+        """`result`, its sizes in normal form under the facts of the current function's signature."""
+        if not isinstance(result, Type) or not isinstance(api, TypeChecker) or not divides(result):
+            return result
+        function = api.scope.current_function()
+        stating = self._stating(function) if function is not None else []
+        if not stating:
+            return result
+        scope = Scope(lookup)
+        facts: list[Fact] = []
+
+        def note(size: Expr) -> Expr:
+            facts.extend(division_facts(size))
+            return size
+
+        for t in stating:
+            map_sizes(t, scope, note)
+        if not facts:
+            return result
+        return map_sizes(result, scope, lambda size: under_facts(size, facts))
+
+    def _stating(self, function: FuncItem) -> list[Type]:
+        known = self._by_function.get(id(function))
+        if known is None or known[0] is not function:
+            signature = get_proper_type(function.type)
+            parts = [*signature.arg_types, signature.ret_type] if isinstance(signature, CallableType) else []
+            known = self._by_function[id(function)] = (function, [t for t in parts if divides(t)])
+        return known[1]
