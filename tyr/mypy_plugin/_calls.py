@@ -153,7 +153,7 @@ def bind_call(
     binder.solve_deferred()
     for message, where in binder.errors:
         # on the argument that does not fit (the line of the call, unless the call spans lines)
-        api.fail(prefix + message, contexts.get(where, context), code=_errors.SHAPE)
+        api.fail(prefix + scope.render(message), contexts.get(where, context), code=_errors.SHAPE)
     result = get_proper_type(return_type)
     if binder.errors and isinstance(result, Instance) and result.type.fullname == _names.TENSOR:
         # which binding of a conflicting size is right is unknown: a result shaped after one of
@@ -375,7 +375,7 @@ class Binder:
             )
         if clash:
             message = _errors.BOUND_TWICE.format(
-                dim="*" + self.scope.display(name),
+                dim="*" + name,
                 callee=self.callee,
                 first=show_shape(previous),
                 first_where=self.bound_by[name],
@@ -399,13 +399,13 @@ class Binder:
         items = []
         for item in shape:
             if isinstance(item, Variadic):
-                items.append("*" + self.scope.display(item.name))
+                items.append("*" + item.name)
             else:
                 items.append(self._show(item))
         return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
 
     def _show(self, size: Size) -> str:
-        return "?" if size is None else self.scope.render(str(size))
+        return "?" if size is None else str(size)  # (messages are rendered whole: `Scope.render`)
 
     # -- sizes --------------------------------------------------------------------------------
 
@@ -421,7 +421,7 @@ class Binder:
                 self.bound_by[name] = where
             elif not sizes_equal(bound, actual):
                 message = _errors.BOUND_TWICE.format(
-                    dim=self.scope.display(name),
+                    dim=name,
                     callee=self.callee,
                     first=self._show(bound),
                     first_where=self.bound_by[name],

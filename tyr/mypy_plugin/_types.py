@@ -99,12 +99,21 @@ class Scope:
         return var.name if var is not None else name
 
     def render(self, message: str) -> str:
-        """A message with each symbol this scope renamed (`H_2`) shown by its user's name (`H`)."""
-        renames = {name: var.name for name, var in self.by_name.items() if name != var.name}
-        if not renames:
+        """A message with each symbol this scope renamed (`H_2`) shown by its user's name (`H`); where the
+        message names two variables of one name, each by where it is bound, as mypy writes them
+        (`G@__init__`, `G@forward`)."""
+        if all(name == var.name for name, var in self.by_name.items()):
             return message
-        pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(renames, key=len, reverse=True))) + r")\b")
-        return pattern.sub(lambda m: renames[m.group(1)], message)
+        pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(self.by_name, key=len, reverse=True))) + r")\b")
+        named: dict[str, set[str]] = {}
+        for found in pattern.findall(message):
+            named.setdefault(self.by_name[found].name, set()).add(found)
+
+        def shown(match: re.Match[str]) -> str:
+            var = self.by_name[match.group(1)]
+            return _where_bound(var) if len(named[var.name]) > 1 else var.name
+
+        return pattern.sub(shown, message)
 
     # -- classes ------------------------------------------------------------------------------
 
@@ -294,6 +303,12 @@ class Scope:
             else:
                 args.append(self.size_type(item))
         return args
+
+
+def _where_bound(var: TypeVarLikeType) -> str:
+    """`G@__init__`: a type variable by its name and the function or class that binds it."""
+    namespace = var.id.namespace.rpartition(".")[2]
+    return f"{var.name}@{namespace}" if namespace else var.name
 
 
 def _id_key(var_id: TypeVarId) -> tuple[str, int, int]:

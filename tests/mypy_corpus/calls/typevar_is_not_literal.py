@@ -13,4 +13,4 @@ def same(x: Tensor[B, 3], y: Tensor[B, 3]) -> None: ...
 
 
 def caller(a: Tensor[B, 3]) -> None:
-    same(a, torch.zeros(4, 3))  # E: Dimension B of "same": bound to B by argument "x", but argument "y" has 4  [tyr-shape]
+    same(a, torch.zeros(4, 3))  # E: Dimension B of "same": bound to B@caller by argument "x", but argument "y" has 4  [tyr-shape]

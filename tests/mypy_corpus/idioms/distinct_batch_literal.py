@@ -14,4 +14,4 @@ def pair(x: Tensor[B, 3], y: Tensor[B, 3]) -> None: ...
 
 def caller(x: Tensor[B, 3]) -> None:
     pair(x, x)
-    pair(x, torch.zeros(4, 3))  # E: Dimension B of "pair": bound to B by argument "x", but argument "y" has 4  [tyr-shape]
+    pair(x, torch.zeros(4, 3))  # E: Dimension B of "pair": bound to B@caller by argument "x", but argument "y" has 4  [tyr-shape]
