@@ -22,6 +22,8 @@ from test_shape_rules_core import (
 
 from tyr._symbolic import const
 from tyr.shape_rules import (
+    UNKNOWN,
+    Ints,
     ShapeRuleError,
     Variadic,
     diagonal,
@@ -46,6 +48,16 @@ SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "
 DIMS = st.integers(-4, 3)
 
 
+def _hide_ints(data: st.DataObject, arg: int | list[int]) -> Ints:
+    """`arg` as the checker may read it: an int of unknown value is `(UNKNOWN,)`, a sequence may have
+    unknown items or an unknown length (`UNKNOWN`)."""
+    if isinstance(arg, int):
+        return arg if data.draw(st.booleans()) else (UNKNOWN,)
+    if data.draw(st.booleans()):
+        return UNKNOWN
+    return tuple(UNKNOWN if data.draw(st.booleans()) else i for i in arg)
+
+
 @SYMBOLIC
 @settings(max_examples=examples(150), deadline=None)
 @given(data=st.data())
@@ -61,6 +73,12 @@ def test_flip_roll_rot90(symbolic: bool, data: st.DataObject) -> None:
     shifts = data.draw(st.one_of(st.integers(-2, 2), st.lists(st.integers(-2, 2), max_size=3)))
     roll_dims = data.draw(st.one_of(st.none(), DIMS, st.lists(DIMS, max_size=3)))
     check(roll, lambda x, s, d: torch.roll(tensor(x), s, d), x, shifts, roll_dims, values=values)
+    hidden_shifts = _hide_ints(data, shifts)
+    hidden_dims = None if roll_dims is None else _hide_ints(data, roll_dims)
+    check(
+        lambda x, s, d: roll(x, hidden_shifts, hidden_dims), lambda x, s, d: torch.roll(tensor(x), s, d),
+        x, shifts, roll_dims, values=values, told_less=True,
+    )
     k = data.draw(st.integers(-3, 3))
     pair = data.draw(st.one_of(st.tuples(DIMS, DIMS), st.lists(DIMS, max_size=3)))
     check(rot90, lambda x, k, d: torch.rot90(tensor(x), k, d), x, k, pair, values=values)

@@ -39,7 +39,7 @@ from mypy.types import (
 from tyr import shape_rules as rules
 from tyr._symbolic import const
 from tyr.mypy_plugin import _extra_ops, _linalg, _more_ops, _names
-from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
+from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown, is_int_like
 from tyr.mypy_plugin._dtypes import Binding, Bindings, index_dtype, local_bindings
 from tyr.mypy_plugin._errors import SHAPE
 from tyr.mypy_plugin._jaxtyping import declared_index_dtype
@@ -384,10 +384,27 @@ def _flip(call: Call, shape: MaybeShape) -> Type:
     return call.tensor(rules.flip(shape, dims, op=call.op))
 
 
+def _some_ints(call: Call, name: str) -> rules.Ints | None:
+    """An int or a sequence of ints whose values may be unknown (`roll(x, (-s, -s), (1, 2))`); None when
+    not given; `UNKNOWN` for a sequence of unknown length."""
+    actuals = call.actuals(name)
+    if not actuals or call.is_none(actuals[0]):
+        return None
+    if len(actuals) == 1 and is_int_like(actuals[0].type):
+        value = call.int_of(actuals[0])
+        return (rules.UNKNOWN,) if value is None else value
+    items = call.sizes_arg(name)
+    if items is None:
+        return rules.UNKNOWN
+    return tuple(rules.UNKNOWN if s is None or s.const_value is None else s.const_value for s in items)
+
+
 def _roll(call: Call, shape: MaybeShape) -> Type:
-    shifts = _ints_or_int(call, "shifts")
-    dims = _ints_or_int(call, "dims", default=())
-    return call.tensor(rules.roll(shape, shifts, dims))  # type: ignore[arg-type]
+    """`roll` keeps the shape; its shifts count, and only their number."""
+    shifts = _some_ints(call, "shifts")
+    if shifts is None:
+        raise NotKnown
+    return call.tensor(rules.roll(shape, shifts, _some_ints(call, "dims")))
 
 
 def _rot90(call: Call, shape: MaybeShape) -> Type:

@@ -119,6 +119,7 @@ from tyr.shape_rules.nn_functional import (
     tril,
 )
 from tyr.shape_rules.reorder import (
+    Ints,
     diag,
     diag_embed,
     diagflat,
@@ -184,6 +185,7 @@ __all__ = [
     "Bound",
     "Dims",
     "IndexItem",
+    "Ints",
     "IntOrTuple",
     "Stride",
     "MaybeShape",

@@ -6,11 +6,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Union
 
 from tyr._symbolic import Expr, const
 from tyr.shape_rules.core import (
     UNKNOWN,
-    Dims,
     MaybeShape,
     Shape,
     ShapeRuleError,
@@ -21,7 +21,6 @@ from tyr.shape_rules.core import (
     as_size,
     const_of,
     differ,
-    dims_argument,
     distinct_positions,
     has_elements,
     locate,
@@ -54,25 +53,37 @@ def flip_lr(shape: MaybeShape, *, up_down: bool = False) -> MaybeShape:
     return shape
 
 
-def roll(shape: MaybeShape, shifts: int | Sequence[int], dims: Dims = None) -> MaybeShape:
-    """`x.roll(shifts, dims)`: the same shape.
+Ints = Union[int, Unknown, Sequence[Union[int, Unknown]]]
+"""An int argument or a sequence of ints, each of which may be `UNKNOWN` (an int of unknown value); the
+argument `UNKNOWN` itself is a sequence of unknown length."""
+
+
+def _items(arg: Ints) -> tuple[int | Unknown, ...] | None:
+    """The ints of an `Ints` argument; None when their number is unknown."""
+    if isinstance(arg, Unknown):
+        return None
+    return (arg,) if isinstance(arg, int) else tuple(arg)
+
+
+def roll(shape: MaybeShape, shifts: Ints, dims: Ints | None = None) -> MaybeShape:
+    """`x.roll(shifts, dims)`: the same shape, whatever the shifts are.
 
     Without `dims` the flattened tensor rolls by one shift; with them, one shift per dim
     (dims may repeat; a 0-d tensor has none; torch checks them only for a tensor with elements).
+    A number of shifts or dims that is unknown, and a dim that is `UNKNOWN`, go unchecked.
     """
-    counts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
-    wanted = dims_argument(dims)
-    if wanted is None or not wanted:
-        if not counts:
+    counts, wanted = _items(shifts), () if dims is None else _items(dims)
+    if counts is not None and wanted is not None:
+        if not wanted and not counts:
             raise ShapeRuleError("roll: `shifts` required")
-        if len(counts) != 1:
+        if not wanted and len(counts) != 1:
             raise ShapeRuleError(f"roll: {len(counts)} shifts for a flattened tensor, which takes one")
-        return shape
-    if len(counts) != len(wanted):
-        raise ShapeRuleError(f"roll: {len(counts)} shifts for {len(wanted)} dims; give one shift per dim")
-    if shape is not None and has_elements(shape):  # torch returns an empty tensor unchecked
+        if wanted and len(counts) != len(wanted):
+            raise ShapeRuleError(f"roll: {len(counts)} shifts for {len(wanted)} dims; give one shift per dim")
+    if wanted and shape is not None and has_elements(shape):  # torch returns an empty tensor unchecked
         for d in wanted:
-            locate(shape, d, "roll", scalar_as_1d=False)
+            if isinstance(d, int):
+                locate(shape, d, "roll", scalar_as_1d=False)
     return shape
 
 

@@ -31,3 +31,15 @@ def rearrange(x: Tensor[B, T, H, D], img: Tensor[B, "4*C", H, D], pairs: Tensor[
     torch.view_as_complex(x)  # E: view_as_complex: the last dim must have size 2 (real, imaginary), not D  [tyr-shape]
     x.movedim((0, 1), (1, 1))  # E: movedim: a dim repeats in the destination  [tyr-shape]
     F.pixel_shuffle(torch.zeros(2, 6, 4, 4), 2)  # E: pixel_shuffle: the channel count 6 must be divisible by 4  [tyr-shape]
+
+
+def shifted_windows(x: Tensor[B, H, D, C], shift: int, shifts: tuple[int, int], many: tuple[int, ...]) -> None:
+    """Swin's cyclic shift: shifts of unknown value keep the shape; only their number is checked."""
+    reveal_type(torch.roll(x, shifts=(-shift, -shift), dims=(1, 2)))  # N: Revealed type is "torch._tensor.Tensor[B, H, D, C]"
+    reveal_type(x.roll(shift, 1))  # N: Revealed type is "torch._tensor.Tensor[B, H, D, C]"
+    reveal_type(x.roll(shifts, (1, 2)))  # N: Revealed type is "torch._tensor.Tensor[B, H, D, C]"
+    reveal_type(x.roll(many, (1, 2)))  # N: Revealed type is "torch._tensor.Tensor[B, H, D, C]"
+    reveal_type(x.roll(shift))  # N: Revealed type is "torch._tensor.Tensor[B, H, D, C]"
+    x.roll(shift, 4)  # E: roll: dimension 4 is out of range for a 4-d tensor (expected -4 to 3)  [tyr-shape]
+    x.roll(shifts, 1)  # E: roll: 2 shifts for 1 dims; give one shift per dim  [tyr-shape]
+    x.roll(shifts)  # E: roll: 2 shifts for a flattened tensor, which takes one  [tyr-shape]
