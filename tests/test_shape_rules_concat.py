@@ -91,6 +91,23 @@ def test_repeated_operands(symbolic: bool, data: st.DataObject) -> None:
 
 
 @SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_sequence_repeated_unknown_times(symbolic: bool, data: st.DataObject) -> None:
+    """`torch.cat(seq * n)` with `n` unknown: `seq` joined, then concatenated an unknown number of times
+    along `dim` (the plugin's reading of `[x, y] * n`); stacking likewise."""
+    sizes, values = draw_case(data, symbolic)
+    shapes = data.draw(similar_shapes(sizes, data.draw(st.integers(1, 3))))
+    count = data.draw(st.integers(0, 3))
+    dim = dim_of(data, shapes[0])
+    check(lambda s, d: cat_repeated(cat(s, d), None, d),
+          lambda s, d: torch.cat([tensor(x) for x in s] * count, dim=d), shapes, dim, values=values, told_less=True)
+    dim = dim_of(data, (*shapes[0], 1))
+    check(lambda s, d: cat_repeated(stack(s, d), None, d),
+          lambda s, d: torch.stack([tensor(x) for x in s] * count, dim=d), shapes, dim, values=values, told_less=True)
+
+
+@SYMBOLIC
 @settings(max_examples=examples(200), deadline=None)
 @given(data=st.data())
 def test_split(symbolic: bool, data: st.DataObject) -> None:

@@ -376,8 +376,15 @@ class Call:
         t = get_proper_type(actual.type)
         if isinstance(t, TupleType):
             return [self._item_shape(item) for item in t.items]
-        expr = actual.expr
-        if isinstance(expr, (ListExpr, TupleExpr)) and not any(_is_starred(i) for i in expr.items):
+        return self._listed_shapes(actual.expr)
+
+    def _listed_shapes(self, expr: Expression) -> list[MaybeShape] | None:
+        """The shapes of tensors written out: a display (`[x, y]`), or displays joined and repeated
+        (`[x] * 3`, `[x] + [y] * 2`) with a count that is a constant.  Read from the items, as the type
+        mypy gives the whole in a call's context is `list[Tensor]`, which has lost their shapes."""
+        if isinstance(expr, (ListExpr, TupleExpr)):
+            if any(_is_starred(i) for i in expr.items):
+                return None
             shapes = []
             for item in expr.items:
                 item_type = self.type_of(item)
@@ -385,7 +392,37 @@ class Call:
                     return None
                 shapes.append(self._item_shape(item_type))
             return shapes
+        if isinstance(expr, OpExpr) and expr.op == "+":
+            left, right = self._listed_shapes(expr.left), self._listed_shapes(expr.right)
+            return left + right if left is not None and right is not None else None
+        repeated = self._repeated_display(expr)
+        if repeated is not None:
+            times = self._constant(repeated[1])
+            return repeated[0] * max(times, 0) if times is not None else None
         return None
+
+    def _repeated_display(self, expr: Expression) -> tuple[list[MaybeShape], Expression] | None:
+        """`seq * n` or `n * seq` with `seq` written out (`[x] * n`): the shapes of `seq`, and `n`."""
+        if not (isinstance(expr, OpExpr) and expr.op == "*"):
+            return None
+        for items, count in ((expr.left, expr.right), (expr.right, expr.left)):
+            if isinstance(items, (TupleExpr, ListExpr, OpExpr)):
+                shapes = self._listed_shapes(items)
+                if shapes is not None:
+                    return shapes, count
+        return None
+
+    def repeated_shapes(self, *names: str) -> list[MaybeShape] | None:
+        """The shapes of one copy of a sequence of tensors written out and repeated an unknown number of
+        times (`torch.cat([x] * n)`, `n` an int); None for any other argument."""
+        actuals = self.actuals(*names)
+        if len(actuals) != 1:
+            return None
+        repeated = self._repeated_display(actuals[0].expr)
+        if repeated is None:
+            return None
+        count_type = self.type_of(repeated[1])
+        return repeated[0] if count_type is not None and is_int_like(count_type) else None
 
     def _item_shape(self, item: Type) -> MaybeShape:
         try:

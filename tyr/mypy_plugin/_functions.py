@@ -8,7 +8,7 @@ reuses the method's handler with its first argument as the receiver (`_tensors.r
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 from mypy.nodes import ARG_POS, Expression, FloatExpr, IntExpr, ListExpr, NameExpr, TupleExpr, UnaryExpr
@@ -97,7 +97,7 @@ def _cat(call: Call) -> Type:
         raise NotKnown
     shapes = call.tensor_list_arg("tensors")
     if shapes is None:
-        return call.tensor(_repeated(call, rules.cat_repeated, dim))
+        return call.tensor(_repeated(call, rules.cat, dim))
     return call.tensor(rules.cat(shapes, dim))
 
 
@@ -107,13 +107,19 @@ def _stack(call: Call) -> Type:
         raise NotKnown
     shapes = call.tensor_list_arg("tensors")
     if shapes is None:
-        return call.tensor(_repeated(call, rules.stack_repeated, dim))
+        return call.tensor(_repeated(call, rules.stack, dim))
     return call.tensor(rules.stack(shapes, dim))
 
 
-def _repeated(call: Call, rule: Callable[[MaybeShape, Size, int], MaybeShape], dim: int) -> MaybeShape:
-    """`cat`/`stack` of a list of unknown length: the element shape is known, their number is not."""
-    return rule(call.element_shape("tensors"), None, dim)
+def _repeated(call: Call, rule: Callable[[Sequence[MaybeShape], int], MaybeShape], dim: int) -> MaybeShape:
+    """`cat`/`stack` of a list of unknown length: the element shapes are known, their number is not.
+
+    Joining `seq * n` is joining `seq`, then concatenating `n` copies of that along `dim` (stacking is
+    concatenating tensors unsqueezed at `dim`); for a list of one element type, `seq` is one tensor.
+    """
+    piece = call.repeated_shapes("tensors")
+    once = rule(piece, dim) if piece is not None else rule([call.element_shape("tensors")], dim)
+    return rules.cat_repeated(once, None, dim)
 
 
 def _where(call: Call) -> Type:
