@@ -112,6 +112,7 @@ def test_in_place_ops_broadcast_to_the_target(symbolic: bool, data: st.DataObjec
     sizes, values = draw_case(data, symbolic)
     x, y = data.draw(shapes_from(sizes)), data.draw(shapes_from(sizes))
     check(broadcasts_to, lambda y, x: tensor(x).add_(tensor(y)), y, x, values=values)
+    check(broadcasts_to, lambda y, x: tensor(x).copy_(tensor(y)), y, x, values=values)
 
 
 @SYMBOLIC

@@ -878,7 +878,7 @@ def _is_int(t: Type) -> bool:
     return isinstance(p, Instance) and (p.type.fullname in (_names.INT, "torch.SymInt") or p.type.has_base(_names.INT))
 
 
-_SAME_SHAPE = ["abs", "absolute", "acos", "arccos", "acosh", "arccosh", "asin", "arcsin", "asinh", "arcsinh", "atan", "arctan", "atanh", "arctanh", "bernoulli", "bfloat16", "bool", "byte", "cauchy_", "ceil", "cfloat", "cdouble", "char", "clone", "conj", "contiguous", "cos", "cosh", "cpu", "cuda", "deg2rad", "detach", "digamma", "double", "erf", "erfc", "erfinv", "exp", "exp2", "expm1", "exponential_", "fill_", "fix", "float", "floor", "frac", "geometric_", "half", "i0", "int", "isfinite", "isinf", "isnan", "isneginf", "isposinf", "isreal", "lgamma", "log", "log10", "log1p", "log2", "log_normal_", "logical_not", "logit", "long", "mvlgamma", "nan_to_num", "neg", "negative", "normal_", "pin_memory", "polygamma", "positive", "rad2deg", "random_", "reciprocal", "relu", "requires_grad_", "round", "rsqrt", "sgn", "short", "sigmoid", "sign", "signbit", "sin", "sinc", "sinh", "sqrt", "square", "tan", "tanh", "to", "trunc", "type", "uniform_", "zero_", "__neg__", "__pos__", "__abs__", "__invert__", "bitwise_not", "type_as", "copy_", "detach_", "share_memory_", "float_power_", "nan_to_num_", "angle", "conj_physical", "resolve_conj", "resolve_neg"]
+_SAME_SHAPE = ["abs", "absolute", "acos", "arccos", "acosh", "arccosh", "asin", "arcsin", "asinh", "arcsinh", "atan", "arctan", "atanh", "arctanh", "bernoulli", "bfloat16", "bool", "byte", "cauchy_", "ceil", "cfloat", "cdouble", "char", "clone", "conj", "contiguous", "cos", "cosh", "cpu", "cuda", "deg2rad", "detach", "digamma", "double", "erf", "erfc", "erfinv", "exp", "exp2", "expm1", "exponential_", "fill_", "fix", "float", "floor", "frac", "geometric_", "half", "i0", "int", "isfinite", "isinf", "isnan", "isneginf", "isposinf", "isreal", "lgamma", "log", "log10", "log1p", "log2", "log_normal_", "logical_not", "logit", "long", "mvlgamma", "nan_to_num", "neg", "negative", "normal_", "pin_memory", "polygamma", "positive", "rad2deg", "random_", "reciprocal", "relu", "requires_grad_", "round", "rsqrt", "sgn", "short", "sigmoid", "sign", "signbit", "sin", "sinc", "sinh", "sqrt", "square", "tan", "tanh", "to", "trunc", "type", "uniform_", "zero_", "__neg__", "__pos__", "__abs__", "__invert__", "bitwise_not", "type_as", "detach_", "share_memory_", "float_power_", "nan_to_num_", "angle", "conj_physical", "resolve_conj", "resolve_neg"]
 
 _BINARY = ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "floor_divide", "remainder", "fmod", "pow", "float_power", "atan2", "arctan2", "maximum", "minimum", "fmax", "fmin", "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "hypot", "copysign", "xlogy", "heaviside", "nextafter", "ldexp", "bitwise_left_shift", "bitwise_right_shift", "logaddexp", "logaddexp2", "gcd", "lcm", "igamma", "igammac", "isclose"]
 
@@ -939,6 +939,7 @@ for _name in _SAME_SHAPE:
 for _name in _BINARY:
     METHODS[_name] = _binary
     METHODS[_name + "_"] = _in_place
+METHODS["copy_"] = _in_place  # `x.copy_(src)`: src broadcasts into x, as an in-place operand does
 for _name in _OPERATORS:
     if _name in ("__matmul__", "__rmatmul__"):
         continue
