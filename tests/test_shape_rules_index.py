@@ -12,7 +12,16 @@ from hypothesis import strategies as st
 from test_shape_rules_core import check, draw_case, examples, shape, shapes_from, tensor, with_variadic
 
 from tyr._symbolic import Expr, const, parse, sym
-from tyr.shape_rules import UNKNOWN, ShapeRuleError, TensorIndex, Variadic, index, slice_length, unravel_index
+from tyr.shape_rules import (
+    UNKNOWN,
+    ShapeRuleError,
+    TensorIndex,
+    Variadic,
+    index,
+    setitem,
+    slice_length,
+    unravel_index,
+)
 
 SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])
 UNKNOWN_INT = sym("V0")  # an int the rule is told nothing about (UNKNOWN); torch gets values["V0"]
@@ -148,6 +157,51 @@ def test_advanced_index_with_a_variadic(data: st.DataObject) -> None:
     items = data.draw(with_tensors(x, data.draw(subscript(sizes, symbolic)), sizes))
     x = with_variadic(data, x, values)
     check(rule, run, x, items, values=values, told_less=_masks(items))
+
+
+def set_rule(x: Any, items: Any, value: Any) -> Any:
+    return setitem(x, [_rule_item(it, False) for it in items], value)
+
+
+def set_run(x: tuple[int, ...], items: tuple[Any, ...], value: tuple[int, ...]) -> Any:
+    out = tensor(x)
+    out[tuple(_torch_item(it) for it in items)] = tensor(value)
+    return out
+
+
+@st.composite
+def values_for(draw: st.DrawFn, target: Any, sizes: list[Expr]) -> tuple[Expr, ...]:
+    """A value's shape for `x[items] = value`: mostly `target` (`x[items]`'s shape) cut short at the front,
+    with sizes made 1, ones put in front, or a size changed; now and then any shape."""
+    if target is None or any(s is None or isinstance(s, Variadic) for s in target) or not draw(st.integers(0, 4)):
+        return tuple(draw(shapes_from(sizes, max_rank=4)))
+    out = list(target[draw(st.integers(0, len(target))):])
+    out = [const(1) if draw(st.integers(0, 4)) == 0 else s for s in out]
+    if out and not draw(st.integers(0, 3)):
+        out[draw(st.integers(0, len(out) - 1))] = draw(st.sampled_from(sizes))
+    out = [const(1)] * draw(st.integers(0, 2)) + out
+    if not draw(st.integers(0, 5)):
+        out.insert(0, draw(st.sampled_from(sizes)))
+    return tuple(out)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(250), deadline=None)
+@given(data=st.data())
+def test_setitem(symbolic: bool, data: st.DataObject) -> None:
+    """`x[items] = value`: the value, its leading ones dropped, broadcasts into `x[items]`."""
+    sizes, values = draw_case(data, symbolic)
+    values["V0"] = data.draw(st.integers(-4, 4))
+    x = data.draw(shapes_from(sizes))
+    items = data.draw(subscript(sizes, symbolic))
+    if data.draw(st.booleans()):
+        items = data.draw(with_tensors(x, items, sizes))
+    try:
+        target = rule(x, items)
+    except ShapeRuleError:
+        target = None
+    value = data.draw(values_for(target, sizes))
+    check(set_rule, set_run, x, items, value, values=values, may_give_up=_odd(items), told_less=_masks(items))
 
 
 @settings(max_examples=examples(150), deadline=None)

@@ -782,12 +782,33 @@ def _tril(call: Call, shape: MaybeShape) -> Type:
 
 
 def _index(call: Call, shape: MaybeShape) -> Type:
+    return call.tensor(rules.index(shape, _subscript(call)))
+
+
+def _setitem(call: Call, shape: MaybeShape) -> Type:
+    """`x[idx] = value`: a tensor value must fit `x[idx]`; nothing more is read unless the value is a tensor
+    of known rank (a number always fits)."""
+    values = call.actuals("value", "#1")
+    if len(values) != 1:
+        return call.default
+    try:
+        value = call.scope.tensor_shape(values[0].type)
+    except NotATensor:
+        return call.default
+    if value is None or shape is None:
+        return call.default
+    rules.setitem(shape, _subscript(call), value)
+    return call.default
+
+
+def _subscript(call: Call) -> list[rules.IndexItem]:
+    """The items of a subscript `x[...]` (one item unless it is a tuple)."""
     actuals = call.actuals("indices", "#0")
     if len(actuals) != 1:
         raise NotKnown
     expr = actuals[0].expr
     parts = expr.items if isinstance(expr, TupleExpr) else [expr]
-    return call.tensor(rules.index(shape, [_index_item(call, part) for part in parts]))
+    return [_index_item(call, part) for part in parts]
 
 
 def _index_item(call: Call, expr: Expression) -> rules.IndexItem:
@@ -1088,6 +1109,7 @@ METHODS.update(
         "new_full": _new_sized,
         "__iter__": _iter,
         "__getitem__": _index,
+        "__setitem__": _setitem,
         "tril": _tril,
         "triu": _tril,
         "tril_": _tril,

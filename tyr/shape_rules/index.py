@@ -23,7 +23,7 @@ from types import EllipsisType
 from typing import Literal, Union
 
 from tyr._symbolic import Expr, const
-from tyr.shape_rules.broadcast import broadcast_shapes
+from tyr.shape_rules.broadcast import broadcast_shapes, broadcasts_to
 from tyr.shape_rules.core import (
     MaybeShape,
     Shape,
@@ -40,11 +40,13 @@ from tyr.shape_rules.core import (
     has_elements,
     lower_bound,
     min_rank,
+    never_one,
     rank,
     same,
     show,
     show_shape,
     show_sizes,
+    sizes,
     variadic_index,
 )
 
@@ -114,6 +116,26 @@ def index(shape: MaybeShape, items: Sequence[IndexItem]) -> MaybeShape:
     if not results:
         raise errors[0]
     return _join(results)
+
+
+
+def setitem(shape: MaybeShape, items: Sequence[IndexItem], value: MaybeShape) -> MaybeShape:
+    """`x[items] = value`: `x`'s shape, after checking that the value fits `x[items]`.
+
+    torch drops the value's leading dims of size 1, then expands what is left to the shape of
+    `x[items]` (the in-place rule: it may not grow that shape; a 0-d value fills it).  A
+    leading dim that may be 1 (unknown, or a symbol) is dropped here too: what fails to fit
+    without it fails with it, whatever its size.
+    """
+    target = index(shape, items)
+    if value is None or target is None or variadic_index(value) is not None:
+        return shape
+    dims = sizes(value)
+    start = 0
+    while start < len(dims) and not never_one(dims[start]):
+        start += 1
+    broadcasts_to(dims[start:], target, op="setitem")
+    return shape
 
 
 def _join(results: Sequence[MaybeShape]) -> MaybeShape:
