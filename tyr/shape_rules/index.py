@@ -120,7 +120,8 @@ def index(shape: MaybeShape, items: Sequence[IndexItem]) -> MaybeShape:
 
 
 def setitem(shape: MaybeShape, items: Sequence[IndexItem], value: MaybeShape) -> MaybeShape:
-    """`x[items] = value`: `x`'s shape, after checking that the value fits `x[items]`.
+    """`x[items] = value`: `x`'s shape, after checking that the value fits `x[items]` (None where the
+    shape of `x[items]` is unknown).
 
     torch drops the value's leading dims of size 1, then expands what is left to the shape of
     `x[items]` (the in-place rule: it may not grow that shape; a 0-d value fills it).  A
@@ -128,7 +129,9 @@ def setitem(shape: MaybeShape, items: Sequence[IndexItem], value: MaybeShape) ->
     without it fails with it, whatever its size.
     """
     target = index(shape, items)
-    if value is None or target is None or variadic_index(value) is not None:
+    if target is None:  # nor whether torch reads the subscript at all (several `...`s)
+        return None
+    if value is None or variadic_index(value) is not None:
         return shape
     dims = sizes(value)
     start = 0
