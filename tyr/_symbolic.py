@@ -783,7 +783,9 @@ def _canonical_and_facts(e: Expr, found: dict[str, list[Expr]] | None) -> Expr:
 def under_facts(e: Expr, facts: Iterable[Fact]) -> Expr:
     """The normal form of `e` where the sizes also satisfy `facts`: with `W` dividing `T` (a
     signature's `T//W`), `(B*T)//W` is `B*(T//W)`."""
-    relevant = frozenset(fact for fact in facts if fact[0] in e.symbols) - e.facts
+    # (only a divisor that is a product of sizes can be a fact of a normal form: `Bw//((Hi//W)*(Wi//W))`
+    # says nothing `_expand` can write a multiple of)
+    relevant = frozenset(fact for fact in facts if fact[0] in e.symbols and _positive_monomial(fact[1])) - e.facts
     if not relevant or not e.has_division:
         return e
     return _canonical(replace(e, facts=e.facts | relevant))

@@ -681,7 +681,11 @@ def _guarded(hook: Callable[..., _Result], fallback: Callable[[Any], _Result], *
             return fallback(ctx)
         if lookup is None:
             return result
-        return _REMAINDERS.inexact(ctx.api, _STATED_FACTS.restated(ctx.api, result, lookup), lookup)
+        try:
+            return _REMAINDERS.inexact(ctx.api, _STATED_FACTS.restated(ctx.api, result, lookup), lookup)
+        except Exception as err:
+            _internal_error(ctx, err)
+            return result
 
     return run
 

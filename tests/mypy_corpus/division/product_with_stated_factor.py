@@ -29,3 +29,17 @@ def merged(x: Tensor["B*(T//W)", W, C], b: Dim[B]) -> Tensor[B, T, C]:
 
 def unstated(x: Tensor[B, T, C], w: Dim[W]) -> None:
     reveal_type(x.reshape(-1, w, x.shape[-1]))  # N: Revealed type is "torch._tensor.Tensor[tyr._static.DimExpr[Literal['(B*T)//W'], B, T, W], W, C]"
+
+
+Bw = TypeVar("Bw")
+Hi = TypeVar("Hi")
+Wi = TypeVar("Wi")
+
+
+def window_reverse(
+    windows: Tensor[Bw, W, W, C], ws: Dim[W], h: Dim[Hi], w: Dim[Wi]
+) -> Tensor["Bw//((Hi//W)*(Wi//W))", Hi, Wi, C]:
+    # a divisor that is no product of sizes ((Hi//W)*(Wi//W)) is no fact a size can be written with
+    b = windows.shape[0] // ((h // ws) * (w // ws))
+    x = windows.view(b, h // ws, w // ws, ws, ws, -1)
+    return x.permute(0, 1, 3, 2, 4, 5).contiguous().view(b, h, w, -1)
