@@ -679,8 +679,8 @@ def _guarded(hook: Callable[..., _Result], fallback: Callable[[Any], _Result], *
         except Exception as err:
             _internal_error(ctx, err)
             return fallback(ctx)
-        if lookup is None:
-            return result
+        if lookup is None or not isinstance(result, Type) or not _remainders.divides(result):
+            return result  # (most results: no size divides)
         try:
             return _REMAINDERS.inexact(ctx.api, _STATED_FACTS.restated(ctx.api, result, lookup), lookup)
         except Exception as err:

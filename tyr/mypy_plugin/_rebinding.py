@@ -99,7 +99,7 @@ from tyr.mypy_plugin._args import literal_int
 from tyr.mypy_plugin._jaxtyping_imports import imports_shapes, imports_tyr
 from tyr.mypy_plugin._partials import forget_inferred
 from tyr.mypy_plugin._receivers import union_receiver
-from tyr.mypy_plugin._statements import placed
+from tyr.mypy_plugin._statements import PerNode, placed
 from tyr.mypy_plugin._trials import failed_attempt, has_new_errors
 from tyr.mypy_plugin._types import mentions_shapes, shape_class
 
@@ -299,17 +299,13 @@ class Assignments:
     """For each function (or module) body, what each assigned expression is assigned to."""
 
     def __init__(self) -> None:
-        self._by_body: dict[int, Body] = {}
+        self._bodies: PerNode[FuncItem | MypyFile, Body] = PerNode(Body)
 
     def clear(self) -> None:
-        self._by_body.clear()
+        self._bodies.clear()
 
     def body(self, api: TypeChecker) -> Body:
-        owner: FuncItem | MypyFile = api.scope.current_function() or api.tree
-        known = self._by_body.get(id(owner))
-        if known is None or known.owner is not owner:
-            known = self._by_body[id(owner)] = Body(owner)
-        return known
+        return self._bodies(api.scope.current_function() or api.tree)
 
 
 def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type, assignments: Assignments) -> Type:
@@ -360,9 +356,7 @@ def _display_item(api: TypeChecker, body: Body, target: NameExpr, item: Type) ->
     types it.  mypy types the display from its items alone and declares the name by it; a later
     display of other shapes would be an error torch's types never give.  (Reads of the items are
     of unknown shape: a display is typed before the name, so it cannot be narrowed to the shapes.)"""
-    if api.options.allow_redefinition or not body.first_of_several(target) or not _is_tensor(item):
-        return item
-    if not _has_shape(item):
+    if api.options.allow_redefinition or not body.first_of_several(target) or not _is_tensor(item) or not _has_shape(item):
         return item
     p = get_proper_type(item)
     assert isinstance(p, Instance)

@@ -51,7 +51,7 @@ from mypy.types import Instance, LiteralType, TupleType, Type, TypeAliasType, Un
 
 from tyr._symbolic import Expr, FloorDiv
 from tyr.mypy_plugin import _names
-from tyr.mypy_plugin._statements import methods, walk
+from tyr.mypy_plugin._statements import PerNode, methods, walk
 from tyr.mypy_plugin._types import Lookup, Scope
 from tyr.shape_rules import Size
 
@@ -63,14 +63,15 @@ class Remainders:
     """For each function, the expressions whose remainder it tests (found once, when first needed)."""
 
     def __init__(self) -> None:
-        self._by_function: dict[int, tuple[FuncItem, list[Expression]]] = {}
+        self._tested: PerNode[FuncItem, list[Expression]] = PerNode(_tested_in)
 
     def clear(self) -> None:
-        self._by_function.clear()
+        self._tested.clear()
 
     def inexact(self, api: object, result: _Result, lookup: Lookup) -> _Result:
-        """`result`, with each size that divides a symbol whose remainder the code tests unknown."""
-        if not isinstance(result, Type) or not divides(result) or not isinstance(api, TypeChecker):
+        """`result` (a type whose sizes divide: `divides`), with each size that divides a symbol whose
+        remainder the code tests unknown."""
+        if not isinstance(api, TypeChecker):
             return result
         function = api.scope.current_function()
         if function is None:
@@ -94,12 +95,6 @@ class Remainders:
             return result
         divided = frozenset(symbols)
         return map_sizes(result, scope, lambda size: None if _divides_symbol(size, divided) else size)
-
-    def _tested(self, function: FuncItem) -> list[Expression]:
-        known = self._by_function.get(id(function))
-        if known is None or known[0] is not function:
-            known = self._by_function[id(function)] = (function, _tested_in(function))
-        return known[1]
 
 
 def _tested_in(function: FuncItem) -> list[Expression]:
@@ -196,14 +191,17 @@ class _SizeMap(TypeTranslator):
     def visit_instance(self, t: Instance, /) -> Type:
         fullname = t.type.fullname
         if fullname == _names.DIM_EXPR:
-            size = self.scope.size_of(t)
-            changed = self.change(size) if size is not None else size
-            return t if changed is size else self.scope.size_type(changed)
+            return self._changed(t, self.scope.size_of(t), self.scope.size_type)
         if fullname == _names.DIM and len(t.args) == 1:
-            size = self.scope.size_of(t.args[0])
-            changed = self.change(size) if size is not None and size.has_division else size
-            return t if changed is size else self.scope.dim_value_type(changed)
+            return self._changed(t, self.scope.size_of(t.args[0]), self.scope.dim_value_type)
         return super().visit_instance(t)
+
+    def _changed(self, t: Instance, size: Size, as_type: Callable[[Size], Type]) -> Type:
+        """`t`, unless its size divides and `change` gives another: the type `as_type` gives that."""
+        if size is None or not size.has_division:
+            return t
+        changed = self.change(size)
+        return t if changed is size else as_type(changed)
 
     def visit_type_alias_type(self, t: TypeAliasType, /) -> Type:
         return t if t.is_recursive else get_proper_type(t).accept(self)

@@ -17,6 +17,7 @@ from mypy.types import CallableType, Type, get_proper_type
 
 from tyr._symbolic import Expr, Fact, division_facts, under_facts
 from tyr.mypy_plugin._remainders import divides, map_sizes
+from tyr.mypy_plugin._statements import PerNode
 from tyr.mypy_plugin._types import Lookup, Scope
 
 _Result = TypeVar("_Result")
@@ -26,14 +27,15 @@ class StatedFacts:
     """For each function, the parts of its signature whose sizes divide (found once)."""
 
     def __init__(self) -> None:
-        self._by_function: dict[int, tuple[FuncItem, list[Type]]] = {}
+        self._stating: PerNode[FuncItem, list[Type]] = PerNode(_dividing_parts)
 
     def clear(self) -> None:
-        self._by_function.clear()
+        self._stating.clear()
 
     def restated(self, api: object, result: _Result, lookup: Lookup) -> _Result:
-        """`result`, its sizes in normal form under the facts of the current function's signature."""
-        if not isinstance(result, Type) or not isinstance(api, TypeChecker) or not divides(result):
+        """`result` (a type whose sizes divide: `divides`), its sizes in normal form under the facts of
+        the current function's signature."""
+        if not isinstance(api, TypeChecker):
             return result
         function = api.scope.current_function()
         stating = self._stating(function) if function is not None else []
@@ -52,10 +54,9 @@ class StatedFacts:
             return result
         return map_sizes(result, scope, lambda size: under_facts(size, facts))
 
-    def _stating(self, function: FuncItem) -> list[Type]:
-        known = self._by_function.get(id(function))
-        if known is None or known[0] is not function:
-            signature = get_proper_type(function.type)
-            parts = [*signature.arg_types, signature.ret_type] if isinstance(signature, CallableType) else []
-            known = self._by_function[id(function)] = (function, [t for t in parts if divides(t)])
-        return known[1]
+
+def _dividing_parts(function: FuncItem) -> list[Type]:
+    """The parameter and return types of a function's signature whose sizes divide."""
+    signature = get_proper_type(function.type)
+    parts = [*signature.arg_types, signature.ret_type] if isinstance(signature, CallableType) else []
+    return [t for t in parts if divides(t)]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any, NamedTuple
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from mypy.nodes import (
     Block,
@@ -25,7 +25,29 @@ from mypy.nodes import (
     WithStmt,
     AssignmentStmt,
     OperatorAssignmentStmt,
+    Node,
 )
+
+_Node = TypeVar("_Node", bound=Node)
+_Answer = TypeVar("_Answer")
+
+
+class PerNode(Generic[_Node, _Answer]):
+    """`answer(node)` for each node (a function, a file) asked about, computed once.  Held with the node
+    itself: an id alone could come back for another node once mypy frees the first."""
+
+    def __init__(self, answer: Callable[[_Node], _Answer]) -> None:
+        self._answer = answer
+        self._known: dict[int, tuple[_Node, _Answer]] = {}
+
+    def __call__(self, node: _Node) -> _Answer:
+        known = self._known.get(id(node))
+        if known is None or known[0] is not node:
+            known = self._known[id(node)] = (node, self._answer(node))
+        return known[1]
+
+    def clear(self) -> None:
+        self._known.clear()
 
 
 def walk(statements: list[Statement]) -> list[Statement]:
