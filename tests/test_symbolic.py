@@ -13,7 +13,6 @@ from tyr._symbolic import (
     const,
     division_facts,
     parse,
-    parse_raw,
     product_divisions,
     sizes_differ,
     sizes_equal,
@@ -184,7 +183,7 @@ def _within_contract(sources: list[str], values: dict[str, int]) -> dict[str, in
     """
     values = dict(values)
     try:
-        facts = [fact for source in sources for fact in division_facts(parse_raw(source))]
+        facts = [fact for source in sources for fact in division_facts(parse(source))]
     except ZeroDivisionError:
         return None
     try:
@@ -199,7 +198,7 @@ def _within_contract(sources: list[str], values: dict[str, int]) -> dict[str, in
                 return None
         # A division of a product (`(B*T)//6`) is exact for the product, whichever factor is not.
         for source in sources:
-            for num, den in product_divisions(parse_raw(source)):
+            for num, den in product_divisions(parse(source)):
                 n, d = num.evaluate(values), den.evaluate(values)
                 if n is None or not d or n % d:
                     return None

@@ -1001,14 +1001,11 @@ _BINARY_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//"}
 
 
 def parse(text: str) -> Expr:
-    """Parse a dimension string such as `"N+M"`, `"D//4"` or `"B*T"` into normal form."""
-    return _canonical(parse_raw(text))
+    """Parse a dimension string such as `"N+M"`, `"D//4"` or `"B*T"` into normal form.
 
-
-def parse_raw(text: str) -> Expr:
-    """Parse a dimension string without applying the division rule (`"2*(D//2)"` keeps its division).
-
-    For reading what an annotation asserts (`division_facts`); sizes are compared in `parse`'s form.
+    The expression is built as the shape rules build sizes, one operation at a time, so that
+    an annotation and an inferred size that mean the same size read the same: `T//H*H//2` is
+    `T//2`, as `(t // h) * h // 2` computes it, and the facts of each step are kept.
     """
     try:
         tree = ast.parse(text.strip(), mode="eval")
@@ -1024,16 +1021,16 @@ def _from_ast(node: ast.expr, text: str) -> Expr:
         return const(node.value)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         inner = _from_ast(node.operand, text)
-        return _neg(inner) if isinstance(node.op, ast.USub) else inner
+        return -inner if isinstance(node.op, ast.USub) else inner
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY_OPS:
         left, right = _from_ast(node.left, text), _from_ast(node.right, text)
         if isinstance(node.op, ast.Add):
-            return _add(left, right)
+            return left + right
         if isinstance(node.op, ast.Sub):
-            return _add(left, _neg(right))
+            return left - right
         if isinstance(node.op, ast.Mult):
-            return _mul(left, right)
-        return _floordiv(left, right, as_written=True)
+            return left * right
+        return left // right
     raise ExprSyntaxError(
         f"dimension {text!r} may only use names, int literals, + - * // and parentheses; "
         f"found {ast.unparse(node)!r}"

@@ -76,6 +76,8 @@ from tyr.mypy_plugin import (
     _dims,
     _einops,
     _errors,
+    _evaluation_order,
+    _expected,
     _functions,
     _jaxtyping,
     _jaxtyping_imports,
@@ -144,6 +146,8 @@ class TyrPlugin(Plugin):
 
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
         # Called once a module is parsed, before its names are bound: the one moment to rename.
+        if not file.is_stub and _top_level(file.fullname) not in _NO_SHAPES:
+            _evaluation_order.read_displays_first(file)
         if not (self.options.allow_redefinition or self.options.allow_redefinition_old):
             _renaming.rename_rebound_parameters(file)
         # A module annotated with jaxtyping gets sizes such as `n+1` (tyr's `DimExpr`) without importing tyr.
@@ -667,8 +671,8 @@ _Settled = TypeVar("_Settled", FunctionContext, MethodContext, AttributeContext)
 def _guarded(hook: Callable[..., _Result], fallback: Callable[[Any], _Result], **bound: Any) -> Callable[[Any], _Result]:
     """`hook` with `bound` arguments; an internal error is reported (`tyr-internal`), not a crash of mypy.
     A type it gives for a value writes its sizes with what the function's signature says of them
-    (`_stated_facts`), and has no size that divides what the code tests the remainder of
-    (`_remainders`)."""
+    (`_stated_facts`), has no size that divides what the code tests the remainder of
+    (`_remainders`), and writes a size as the type expected of it does where they are the same (`_expected`)."""
     lookup = bound.get("lookup") if fallback is _returned or fallback is _attribute else None
 
     def run(ctx: Any) -> _Result:
@@ -679,10 +683,13 @@ def _guarded(hook: Callable[..., _Result], fallback: Callable[[Any], _Result], *
         except Exception as err:
             _internal_error(ctx, err)
             return fallback(ctx)
-        if lookup is None or not isinstance(result, Type) or not _remainders.divides(result):
-            return result  # (most results: no size divides)
+        if lookup is None or not isinstance(result, Type):
+            return result
         try:
-            return _REMAINDERS.inexact(ctx.api, _STATED_FACTS.restated(ctx.api, result, lookup), lookup)
+            written = result
+            if _remainders.divides(written):  # (most results: no size divides)
+                written = _REMAINDERS.inexact(ctx.api, _STATED_FACTS.restated(ctx.api, written, lookup), lookup)
+            return _expected.as_expected(ctx.api, written, lookup)
         except Exception as err:
             _internal_error(ctx, err)
             return result

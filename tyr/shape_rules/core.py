@@ -196,13 +196,15 @@ def divide_size(size: Expr, offset: Expr | int, divisor: int) -> Expr:
     """`(size + offset) // divisor`, a size divided by a stride, a step or a number of chunks.
 
     A strided convolution or slice divides its input's size (SHAPES.md §6: `h // 2` after a
-    stride-2 convolution).  A size that is one product (`H`, `H//2`, `B*T`) is a multiple of
-    the divisor and the result is `size // divisor + offset // divisor`: two stride-2
-    convolutions of `H` give `(H//2)//2`, `H//4`, as an annotation writes it.  A sum
-    (`B + 1`) is divided as written, its symbols multiples of the divisor, as is a constant.
+    stride-2 convolution).  A size that is one product of symbols (`H`, `B*T`) is a multiple of
+    the divisor and the result is `size // divisor + offset // divisor`.  Anything else (`B + 1`,
+    a size already divided, `H//2`) is divided as written: a second stride-2 convolution of
+    `H//2` gives `(H//2 + 1)//2`, torch's size for every even `H` (at `H = 6` it is 2, where
+    `H//4` would be 1).  Where `H//4` is written, the facts of both say they are one size.
     """
     value = offset.const_value if isinstance(offset, Expr) else offset
     one_product = len(size.terms) == 1 and size.terms[0][1] > 0 and bool(size.terms[0][0])
+    one_product = one_product and all(isinstance(atom, str) for atom in size.terms[0][0])
     if not one_product or value is None or divisor <= 0:
         return (size + offset) // divisor
     return size // divisor + value // divisor
