@@ -17,6 +17,7 @@ from tyr.shape_rules import (
     broadcast_shapes,
     broadcasts_to,
     expand,
+    fill,
     masked_fill,
     sum_to_size,
     where,
@@ -103,6 +104,19 @@ def test_masked_fill(symbolic: bool, data: st.DataObject) -> None:
           lambda x, m: tensor(x).masked_scatter(tensor(m, torch.bool), torch.zeros(0)), x, mask, values=values)
     check(lambda x, m: broadcasts_to(m, x, op="masked_scatter_"),
           lambda x, m: tensor(x).masked_scatter_(tensor(m, torch.bool), torch.zeros(0)), x, mask, values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(100), deadline=None)
+@given(data=st.data())
+def test_fill_values(symbolic: bool, data: st.DataObject) -> None:
+    """`fill_`, `masked_fill`: a tensor value must be 0-d, even one of one element."""
+    sizes, values = draw_case(data, symbolic)
+    x, value = data.draw(shapes_from(sizes)), data.draw(shapes_from(sizes, max_rank=2))
+    check(fill, lambda x, v: tensor(x).fill_(tensor(v)), x, value, values=values)
+    check(lambda x, v: fill(x, v, op="fill"), lambda x, v: torch.fill(tensor(x), tensor(v)), x, value, values=values)
+    check(lambda x, v: masked_fill(x, x, v), lambda x, v: tensor(x).masked_fill(tensor(x, torch.bool), tensor(v)),
+          x, value, values=values)
 
 
 @SYMBOLIC

@@ -105,6 +105,9 @@ def test_index_add_and_copy(symbolic: bool, data: st.DataObject) -> None:
           lambda x, d, i, s: tensor(x).index_reduce(d, long(i), tensor(s), "prod"), x, dim, index, source, values=values,
           warns=("index_reduce\\(\\) is in beta",))
     check(index_fill, lambda x, d, i: tensor(x).index_fill(d, long(i), 1.0), x, dim, index, values=values)
+    value = data.draw(shapes_from(sizes, max_rank=2))
+    check(index_fill, lambda x, d, i, v: tensor(x).index_fill(d, long(i), tensor(v)), x, dim, index, value,
+          values=values)
 
 
 @settings(max_examples=examples(80), deadline=None)

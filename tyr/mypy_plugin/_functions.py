@@ -778,6 +778,8 @@ for _method in (
     "index_add",
     "index_copy",
     "index_fill",
+    "fill",
+    "fill_",
     "index_reduce",
     "index_put",
     "select_scatter",

@@ -357,7 +357,23 @@ def _index_add(call: Call, shape: MaybeShape) -> Type:
 
 
 def _index_fill(call: Call, shape: MaybeShape) -> Type:
-    return call.tensor(rules.index_fill(shape, _dim(call), call.tensor_arg("index"), op=call.op))
+    return call.tensor(rules.index_fill(shape, _dim(call), call.tensor_arg("index"), _fill_value(call), op=call.op))
+
+
+def _fill(call: Call, shape: MaybeShape) -> Type:
+    """`x.fill_(value)`, `torch.fill(x, value)`: `x`'s shape, a tensor value 0-d."""
+    return call.tensor(rules.fill(shape, _fill_value(call), op=call.op))
+
+
+def _fill_value(call: Call) -> MaybeShape:
+    """The shape of a fill's `value`: `()` for a number (or anything not a tensor), None where not given."""
+    actuals = call.actuals("value")
+    if not actuals:
+        return None
+    try:
+        return call.scope.tensor_shape(actuals[0].type)
+    except NotATensor:
+        return ()
 
 
 def _ints_or_int(call: Call, *names: str, default: object = MISSING) -> int | tuple[int, ...] | object:
@@ -727,10 +743,12 @@ def _masked_fill(call: Call, shape: MaybeShape) -> Type:
     """`x.masked_fill(mask, value)`, `x.masked_scatter(mask, source)` (torch's check of `source`, that it holds
     enough values, depends on the mask's values)."""
     mask = call.tensor_arg("mask")
+    value = _fill_value(call) if call.op.startswith("masked_fill") else ()
     if call.op.endswith("_"):
+        rules.fill(shape, value, op=call.op)
         rules.broadcasts_to(mask, shape, op=call.op)
         return call.tensor(shape)
-    return call.tensor(rules.masked_fill(shape, mask, op=call.op))
+    return call.tensor(rules.masked_fill(shape, mask, value, op=call.op))
 
 
 def _where(call: Call, shape: MaybeShape) -> Type:
@@ -899,7 +917,7 @@ def _is_int(t: Type) -> bool:
     return isinstance(p, Instance) and (p.type.fullname in (_names.INT, "torch.SymInt") or p.type.has_base(_names.INT))
 
 
-_SAME_SHAPE = ["abs", "absolute", "acos", "arccos", "acosh", "arccosh", "asin", "arcsin", "asinh", "arcsinh", "atan", "arctan", "atanh", "arctanh", "bernoulli", "bfloat16", "bool", "byte", "cauchy_", "ceil", "cfloat", "cdouble", "char", "clone", "conj", "contiguous", "cos", "cosh", "cpu", "cuda", "deg2rad", "detach", "digamma", "double", "erf", "erfc", "erfinv", "exp", "exp2", "expm1", "exponential_", "fill_", "fix", "float", "floor", "frac", "geometric_", "half", "i0", "int", "isfinite", "isinf", "isnan", "isneginf", "isposinf", "isreal", "lgamma", "log", "log10", "log1p", "log2", "log_normal_", "logical_not", "logit", "long", "mvlgamma", "nan_to_num", "neg", "negative", "normal_", "pin_memory", "polygamma", "positive", "rad2deg", "random_", "reciprocal", "relu", "requires_grad_", "round", "rsqrt", "sgn", "short", "sigmoid", "sign", "signbit", "sin", "sinc", "sinh", "sqrt", "square", "tan", "tanh", "to", "trunc", "type", "uniform_", "zero_", "__neg__", "__pos__", "__abs__", "__invert__", "bitwise_not", "type_as", "detach_", "share_memory_", "float_power_", "nan_to_num_", "angle", "conj_physical", "resolve_conj", "resolve_neg"]
+_SAME_SHAPE = ["abs", "absolute", "acos", "arccos", "acosh", "arccosh", "asin", "arcsin", "asinh", "arcsinh", "atan", "arctan", "atanh", "arctanh", "bernoulli", "bfloat16", "bool", "byte", "cauchy_", "ceil", "cfloat", "cdouble", "char", "clone", "conj", "contiguous", "cos", "cosh", "cpu", "cuda", "deg2rad", "detach", "digamma", "double", "erf", "erfc", "erfinv", "exp", "exp2", "expm1", "exponential_", "fix", "float", "floor", "frac", "geometric_", "half", "i0", "int", "isfinite", "isinf", "isnan", "isneginf", "isposinf", "isreal", "lgamma", "log", "log10", "log1p", "log2", "log_normal_", "logical_not", "logit", "long", "mvlgamma", "nan_to_num", "neg", "negative", "normal_", "pin_memory", "polygamma", "positive", "rad2deg", "random_", "reciprocal", "relu", "requires_grad_", "round", "rsqrt", "sgn", "short", "sigmoid", "sign", "signbit", "sin", "sinc", "sinh", "sqrt", "square", "tan", "tanh", "to", "trunc", "type", "uniform_", "zero_", "__neg__", "__pos__", "__abs__", "__invert__", "bitwise_not", "type_as", "detach_", "share_memory_", "float_power_", "nan_to_num_", "angle", "conj_physical", "resolve_conj", "resolve_neg"]
 
 _BINARY = ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "floor_divide", "remainder", "fmod", "pow", "float_power", "atan2", "arctan2", "maximum", "minimum", "fmax", "fmin", "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "hypot", "copysign", "xlogy", "heaviside", "nextafter", "ldexp", "bitwise_left_shift", "bitwise_right_shift", "logaddexp", "logaddexp2", "gcd", "lcm", "igamma", "igammac", "isclose"]
 
@@ -961,6 +979,7 @@ for _name in _BINARY:
     METHODS[_name] = _binary
     METHODS[_name + "_"] = _in_place
 METHODS["copy_"] = _in_place  # `x.copy_(src)`: src broadcasts into x, as an in-place operand does
+METHODS["fill"] = METHODS["fill_"] = _fill  # (`fill` is `torch.fill` only)
 for _name in _OPERATORS:
     if _name in ("__matmul__", "__rmatmul__"):
         continue

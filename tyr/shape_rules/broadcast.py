@@ -14,6 +14,7 @@ from tyr.shape_rules.core import (
     as_size,
     describe_dim,
     differ,
+    fill_value,
     is_one,
     min_rank,
     never_one,
@@ -135,14 +136,22 @@ def where(condition: MaybeShape, input: MaybeShape, other: MaybeShape) -> MaybeS
     return broadcast_shapes(condition, input, other, op="where", operands=("the condition", "input", "other"))
 
 
-def masked_fill(input: MaybeShape, mask: MaybeShape, *, op: str = "masked_fill") -> MaybeShape:
+def masked_fill(input: MaybeShape, mask: MaybeShape, value: MaybeShape = (), *, op: str = "masked_fill") -> MaybeShape:
     """`input.masked_fill(mask, value)` and `masked_scatter(mask, source)` (out of place): torch broadcasts
-    `input` and `mask` together.
+    `input` and `mask` together; a fill's value is a number or a 0-d tensor (`()`, the default; None
+    where unknown).
 
     (The in-place `masked_fill_` keeps `input`'s shape and needs `mask` to broadcast to it;
     see `broadcasts_to`.)
     """
+    fill_value(value, op)
     return broadcast_shapes(input, mask, op=op, operands=("input", "the mask"))
+
+
+def fill(input: MaybeShape, value: MaybeShape, *, op: str = "fill_") -> MaybeShape:
+    """`x.fill_(value)` / `torch.fill(x, value)`: `x`'s shape; the value is a number or a 0-d tensor."""
+    fill_value(value, op)
+    return input
 
 
 def broadcasts_to(shape: MaybeShape, target: MaybeShape, op: str = "broadcast_to") -> MaybeShape:

@@ -250,6 +250,13 @@ def sizes(shape: Shape) -> tuple[Size, ...]:
     return tuple(out)
 
 
+def fill_value(value: MaybeShape, op: str) -> None:
+    """The value of a fill (`fill_`, `index_fill`, `masked_fill`) is a number or a 0-d tensor: torch refuses
+    a tensor of any other number of dims, even one of one element (`torch.ones(1)`)."""
+    if value is not None and min_rank(value) > 0:
+        raise ShapeRuleError(f"{op}: the value must be a number or a 0-d tensor, not a tensor of shape {show_shape(value)}")
+
+
 def numel(shape: Shape) -> Size:
     """The number of elements, or None when a size or the number of dims is unknown."""
     if variadic_index(shape) is not None:

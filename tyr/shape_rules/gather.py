@@ -19,6 +19,7 @@ from tyr.shape_rules.core import (
     Variadic,
     const_of,
     differ,
+    fill_value,
     has_elements,
     locate,
     lower_bound,
@@ -291,9 +292,13 @@ def index_copy(
     return input
 
 
-def index_fill(input: MaybeShape, dim: int, index: MaybeShape, *, op: str = "index_fill") -> MaybeShape:
-    """`x.index_fill(dim, index, value)`: a tensor of the input's shape; the index is a vector (or 0-d)."""
+def index_fill(
+    input: MaybeShape, dim: int, index: MaybeShape, value: MaybeShape = (), *, op: str = "index_fill"
+) -> MaybeShape:
+    """`x.index_fill(dim, index, value)`: a tensor of the input's shape; the index is a vector (or 0-d), the
+    value a number or a 0-d tensor (`()`, the default; None where unknown)."""
     _vector_index(index, op)
+    fill_value(value, op)
     _out_of_bounds(input, _wrap(input, dim, op), index, op, slices=True)
     return input
 
