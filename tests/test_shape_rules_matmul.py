@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_shape_rules_core import check, draw_case, examples, shape, shapes_from, tensor, with_variadic
 
-from tyr._symbolic import Expr
+from tyr._symbolic import Expr, const
 from tyr.shape_rules import (
     ShapeRuleError,
     T,
@@ -157,6 +157,53 @@ def test_products_added_to_an_input(symbolic: bool, data: st.DataObject) -> None
           warns=("An output with one or more elements was resized",))  # torch's shortcut for an empty matrix
     u, v = data.draw(fitting(sizes, (1, 1)))
     check(addr, lambda i, u, v: torch.addr(tensor(i), tensor(u), tensor(v)), bias[1:], u, v, values=values)
+
+
+@st.composite
+def near(draw: st.DrawFn, target: tuple[Expr, ...], sizes: list[Expr]) -> tuple[Expr, ...]:
+    """A shape for the input of an in-place product: mostly `target` (the product's), a size now and then made 1
+    or another, or a dim dropped; sometimes any shape."""
+    if not draw(st.integers(0, 5)):
+        return tuple(draw(shapes_from(sizes, max_rank=3)))
+    out = list(target)
+    if out and not draw(st.integers(0, 2)):
+        out[draw(st.integers(0, len(out) - 1))] = draw(st.sampled_from([const(1), *sizes]))
+    if out and not draw(st.integers(0, 5)):
+        del out[0]
+    return tuple(out)
+
+
+def _at(shape: tuple[Expr, ...], pos: int) -> Expr:
+    return shape[pos] if -len(shape) <= pos < len(shape) else const(2)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(100), deadline=None)
+@given(data=st.data())
+def test_products_added_in_place(symbolic: bool, data: st.DataObject) -> None:
+    """`addmm_`, `baddbmm_`, `addmv_`, `addr_` need the input to have the product's shape exactly; `addbmm_`
+    resizes an input that broadcasts to it (where that takes new memory)."""
+    sizes, values = draw_case(data, symbolic)
+    a, b = data.draw(fitting(sizes, (2, 2)))
+    i = data.draw(near((_at(a, 0), _at(b, -1)), sizes))
+    check(lambda i, a, b: addmm(i, a, b, op="addmm_", in_place=True),
+          lambda i, a, b: tensor(i).addmm_(tensor(a), tensor(b)), i, a, b, values=values)
+    a, b = data.draw(fitting(sizes, (3, 3)))
+    i = data.draw(near((_at(a, 0), _at(a, 1), _at(b, -1)), sizes))
+    check(lambda i, a, b: baddbmm(i, a, b, op="baddbmm_", in_place=True),
+          lambda i, a, b: tensor(i).baddbmm_(tensor(a), tensor(b)), i, a, b, values=values)
+    # torch resizes the input to the product's shape, and refuses where that keeps its memory (the same
+    # number of elements): the expanded input then overlaps the result, a verdict on memory, not shapes
+    check(lambda i, a, b: addbmm(i, a, b, op="addbmm_", in_place=True),
+          lambda i, a, b: tensor(i).addbmm_(tensor(a), tensor(b)), i[1:], a, b, values=values, told_less=True)
+    a, v = data.draw(fitting(sizes, (2, 1), vectors=True))
+    i = data.draw(near((_at(a, 0),), sizes))
+    check(lambda i, a, v: addmv(i, a, v, op="addmv_", in_place=True),
+          lambda i, a, v: tensor(i).addmv_(tensor(a), tensor(v)), i, a, v, values=values)
+    u, v = data.draw(fitting(sizes, (1, 1)))
+    i = data.draw(near((_at(u, 0), _at(v, 0)), sizes))
+    check(lambda i, u, v: addr(i, u, v, op="addr_", in_place=True),
+          lambda i, u, v: tensor(i).addr_(tensor(u), tensor(v)), i, u, v, values=values)
 
 
 @SYMBOLIC

@@ -768,6 +768,7 @@ for _method in (
     "baddbmm",
     "addbmm",
     "addmv",
+    "addmv_",
     "addr",
     "gather",
     "take_along_dim",

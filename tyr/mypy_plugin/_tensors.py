@@ -313,7 +313,8 @@ def _add_product(rule: Callable[..., MaybeShape], first: tuple[str, ...], second
     """`x.addmm(a, b)`, `x.baddbmm(a, b)`, ...: the receiver plus a product of two tensor arguments."""
 
     def handler(call: Call, shape: MaybeShape) -> Type:
-        return call.tensor(rule(shape, call.tensor_arg(*first), call.tensor_arg(*second), op=call.op))
+        a, b = call.tensor_arg(*first), call.tensor_arg(*second)
+        return call.tensor(rule(shape, a, b, op=call.op, in_place=call.op.endswith("_")))
 
     return handler
 
@@ -1009,10 +1010,15 @@ METHODS.update(
         "dot": _product(rules.dot, "tensor", "other"),
         "vdot": _product(rules.dot, "other", "tensor"),
         "addmm": _add_product(rules.addmm, ("mat1",), ("mat2",)),
+        "addmm_": _add_product(rules.addmm, ("mat1",), ("mat2",)),
         "baddbmm": _add_product(rules.baddbmm, ("batch1",), ("batch2",)),
+        "baddbmm_": _add_product(rules.baddbmm, ("batch1",), ("batch2",)),
         "addbmm": _add_product(rules.addbmm, ("batch1",), ("batch2",)),
+        "addbmm_": _add_product(rules.addbmm, ("batch1",), ("batch2",)),
         "addmv": _add_product(rules.addmv, ("mat",), ("vec",)),
+        "addmv_": _add_product(rules.addmv, ("mat",), ("vec",)),
         "addr": _add_product(rules.addr, ("vec1",), ("vec2",)),
+        "addr_": _add_product(rules.addr, ("vec1",), ("vec2",)),
         "__rmatmul__": _rmatmul,
         "gather": _gather,
         "take_along_dim": _take_along_dim,

@@ -160,28 +160,70 @@ def _added_to(op: str, input: MaybeShape, product: MaybeShape) -> MaybeShape:
     return out if out is not None and len(out) == len(product) else product
 
 
-def addmm(input: MaybeShape, a: MaybeShape, b: MaybeShape, *, op: str = "addmm") -> MaybeShape:
-    """`torch.addmm(input, a, b)`: `mm(a, b)`, `(N, M)`, plus an `input` that broadcasts to it."""
+def _written_into(op: str, input: MaybeShape, product: MaybeShape, n: int) -> MaybeShape:
+    """`input.addmm_(a, b)`, `baddbmm_`, `addmv_`, `addr_`: the product, of `n` dims, is added to `input` in
+    place, which torch allows only where the two shapes are equal: `input` is not broadcast, not even a
+    dim of size 1 (`Bad in-place call`).  The result is `input`, its unknown sizes the product's."""
+    if input is not None and (variadic_index(input) is None and len(input) != n or min_rank(input) > n):
+        raise ShapeRuleError(
+            f"{op}: the input {show_shape(input)} must have the product's {n} dims, as the result is written into it"
+        )
+    if input is None or variadic_index(input) is not None:
+        return product if input is None else input
+    if product is None:
+        return input
+    for pos, (x, y) in enumerate(zip(sizes(input), sizes(product), strict=True)):
+        if differ(x, y):
+            raise ShapeRuleError(
+                f"{op}: dimension {pos} of the input ({show(x)}) must be the product's size {show(y)}, as the result "
+                f"is written into the input without broadcasting; shapes {show_shape(input)} and {show_shape(product)}"
+            )
+    return tuple(x if x is not None else y for x, y in zip(sizes(input), sizes(product), strict=True))
+
+
+def addmm(input: MaybeShape, a: MaybeShape, b: MaybeShape, *, op: str = "addmm", in_place: bool = False) -> MaybeShape:
+    """`torch.addmm(input, a, b)`: `mm(a, b)`, `(N, M)`, plus an `input` that broadcasts to it (`addmm_`: that
+    has its shape)."""
+    if in_place:
+        return _written_into(op, input, mm(a, b, op=op), 2)
     return _added_to(op, input, mm(a, b, op=op))
 
 
-def baddbmm(input: MaybeShape, a: MaybeShape, b: MaybeShape, *, op: str = "baddbmm") -> MaybeShape:
-    """`torch.baddbmm(input, a, b)`: `bmm(a, b)`, `(B, N, M)`, plus an `input` that broadcasts to it."""
+def baddbmm(
+    input: MaybeShape, a: MaybeShape, b: MaybeShape, *, op: str = "baddbmm", in_place: bool = False
+) -> MaybeShape:
+    """`torch.baddbmm(input, a, b)`: `bmm(a, b)`, `(B, N, M)`, plus an `input` that broadcasts to it (`baddbmm_`:
+    that has its shape)."""
+    if in_place:
+        return _written_into(op, input, bmm(a, b, op=op), 3)
     return _added_to(op, input, bmm(a, b, op=op))
 
 
-def addbmm(input: MaybeShape, a: MaybeShape, b: MaybeShape, *, op: str = "addbmm") -> MaybeShape:
-    """`torch.addbmm(input, a, b)`: `bmm(a, b)` summed over the batch, `(N, M)`, plus an `input` broadcast to it."""
+def addbmm(
+    input: MaybeShape, a: MaybeShape, b: MaybeShape, *, op: str = "addbmm", in_place: bool = False
+) -> MaybeShape:
+    """`torch.addbmm(input, a, b)`: `bmm(a, b)` summed over the batch, `(N, M)`, plus an `input` broadcast to it.
+
+    `addbmm_` is the same on CPU and CUDA: torch resizes an `input` that broadcasts to `(N, M)` (a
+    `(M,)` or 0-d one) to that shape, so its result too is `(N, M)`, not the input's shape.  (Where
+    the resize keeps the input's memory, an `(M,)` input for a product of `(1, M)`, torch refuses the
+    overlap of the expanded input and the result: a verdict on memory, not checked here.)
+    """
     product = bmm(a, b, op=op)
     return _added_to(op, input, None if product is None else product[1:])
 
 
-def addmv(input: MaybeShape, a: MaybeShape, v: MaybeShape, *, op: str = "addmv") -> MaybeShape:
-    """`torch.addmv(input, a, v)`: `mv(a, v)`, `(N,)`, plus an `input` that broadcasts to it.
+def addmv(
+    input: MaybeShape, a: MaybeShape, v: MaybeShape, *, op: str = "addmv", in_place: bool = False
+) -> MaybeShape:
+    """`torch.addmv(input, a, v)`: `mv(a, v)`, `(N,)`, plus an `input` that broadcasts to it (`addmv_`: that
+    has its shape, even for an empty matrix).
 
     An empty matrix is a shortcut in torch: the result is then `input` (times `beta`), whatever
     its shape, so the result is unknown unless the matrix is provably empty or not.
     """
+    if in_place:
+        return _written_into(op, input, mv(a, v, op=op), 1)
     out = _added_to(op, input, mv(a, v, op=op))
     if has_elements(a):
         return out
@@ -192,10 +234,14 @@ def addmv(input: MaybeShape, a: MaybeShape, v: MaybeShape, *, op: str = "addmv")
     return out if all(same(x, y) for x, y in zip(sizes(input), sizes(out))) else None
 
 
-def addr(input: MaybeShape, u: MaybeShape, v: MaybeShape, *, op: str = "addr") -> MaybeShape:
-    """`torch.addr(input, u, v)`: the outer product of two vectors, `(N, M)`, plus an `input` broadcast to it."""
+def addr(input: MaybeShape, u: MaybeShape, v: MaybeShape, *, op: str = "addr", in_place: bool = False) -> MaybeShape:
+    """`torch.addr(input, u, v)`: the outer product of two vectors, `(N, M)`, plus an `input` broadcast to it
+    (`addr_`: that has its shape)."""
     x, y = _exact_rank(u, 1, op, "the first vector"), _exact_rank(v, 1, op, "the second vector")
-    return _added_to(op, input, None if x is None or y is None else (x[0], y[0]))
+    product = None if x is None or y is None else (x[0], y[0])
+    if in_place:
+        return _written_into(op, input, product, 2)
+    return _added_to(op, input, product)
 
 
 def cdist(a: MaybeShape, b: MaybeShape) -> MaybeShape:
