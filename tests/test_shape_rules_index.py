@@ -18,6 +18,7 @@ from tyr.shape_rules import (
     TensorIndex,
     Variadic,
     index,
+    index_put,
     setitem,
     slice_length,
     unravel_index,
@@ -202,6 +203,35 @@ def test_setitem(symbolic: bool, data: st.DataObject) -> None:
         target = None
     value = data.draw(values_for(target, sizes))
     check(set_rule, set_run, x, items, value, values=values, may_give_up=_odd(items), told_less=_masks(items))
+
+
+def put_rule(x: Any, items: Any, value: Any) -> Any:
+    return index_put(x, [_rule_item(it, False) for it in items], value)
+
+
+def put_run(accumulate: bool) -> Any:
+    def run(x: tuple[int, ...], items: tuple[Any, ...], value: tuple[int, ...]) -> Any:
+        return tensor(x).index_put_(tuple(_torch_item(it) for it in items), tensor(value), accumulate=accumulate)
+
+    return run
+
+
+@SYMBOLIC
+@settings(max_examples=examples(200), deadline=None)
+@given(data=st.data())
+def test_index_put(symbolic: bool, data: st.DataObject) -> None:
+    """`x.index_put_(indices, values)`: index tensors only; the values broadcast into `x[indices]`, with no
+    leading ones dropped (as `x[indices] = values` drops them)."""
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes))
+    items = data.draw(with_tensors(x, (), sizes))
+    try:
+        target = rule(x, items)
+    except ShapeRuleError:
+        target = None
+    value = data.draw(values_for(target, sizes))
+    for accumulate in (False, True):
+        check(put_rule, put_run(accumulate), x, items, value, values=values, told_less=_masks(items))
 
 
 @settings(max_examples=examples(150), deadline=None)

@@ -783,6 +783,7 @@ for _method in (
     "fill_",
     "index_reduce",
     "index_put",
+    "index_put_",
     "select_scatter",
     "slice_scatter",
     "diagonal_scatter",

@@ -820,6 +820,19 @@ def _setitem(call: Call, shape: MaybeShape) -> Type:
     return call.default
 
 
+def _index_put(call: Call, shape: MaybeShape) -> Type:
+    """`x.index_put_((i, j), values)`, `x.index_put(...)`: the indices read as a subscript `x[i, j]` is (a tuple
+    or list written out, each item a tensor), the values checked against it."""
+    actuals = call.actuals("indices")
+    if len(actuals) != 1 or not isinstance(actuals[0].expr, (TupleExpr, ListExpr)):
+        return call.tensor(shape)
+    parts = actuals[0].expr.items
+    items = [it for it in (_index_item(call, part) for part in parts) if isinstance(it, rules.TensorIndex)]
+    if len(items) != len(parts):
+        return call.tensor(shape)  # (torch takes tensors only: mypy reports the rest)
+    return call.tensor(rules.index_put(shape, items, call.tensor_arg("values"), op=call.op))
+
+
 def _subscript(call: Call) -> list[rules.IndexItem]:
     """The items of a subscript `x[...]` (one item unless it is a tuple)."""
     actuals = call.actuals("indices", "#0")
@@ -1035,8 +1048,8 @@ METHODS.update(
         "index_copy_": _index_add,
         "index_reduce": _index_add,
         "index_reduce_": _index_add,
-        "index_put": _same,  # (torch's checks of the indices and values are not ruled)
-        "index_put_": _same,
+        "index_put": _index_put,
+        "index_put_": _index_put,
         "select_scatter": _scatter_view(_selected),
         "slice_scatter": _scatter_view(_sliced),
         "diagonal_scatter": _scatter_view(_diagonal_of),

@@ -75,7 +75,7 @@ from tyr.shape_rules.core import (
 )
 from tyr.shape_rules.creation import arange, eye, from_sizes, linspace, meshgrid, tri_indices
 from tyr.shape_rules.gather import gather, index_add, index_copy, index_fill, index_select, scatter, take_along_dim
-from tyr.shape_rules.index import Bound, IndexItem, TensorIndex, index, setitem, slice_length
+from tyr.shape_rules.index import Bound, IndexItem, TensorIndex, index, index_put, setitem, slice_length
 from tyr.shape_rules.matmul import (
     T,
     addbmm,
@@ -258,6 +258,7 @@ __all__ = [
     "repeat_interleave",
     "roll",
     "setitem",
+    "index_put",
     "rot90",
     "tile",
     "unfold",

@@ -141,6 +141,26 @@ def setitem(shape: MaybeShape, items: Sequence[IndexItem], value: MaybeShape) ->
     return shape
 
 
+def index_put(
+    shape: MaybeShape, indices: Sequence[TensorIndex], values: MaybeShape, *, op: str = "index_put_"
+) -> MaybeShape:
+    """`x.index_put_(indices, values)` / `x.index_put(...)` (`accumulate` or not): `x`'s shape, after checking
+    that `values` broadcasts into `x[indices]` without growing it.
+
+    Unlike `x[indices] = values`, torch drops none of the values' leading dims of size 1
+    (`index_put_((i, j), v)` with `x[i, j]` of shape `(2, 6)` refuses a `v` of `(1, 2, 6)`).
+    """
+    if not indices:
+        return shape  # (torch fails an internal assert on an empty tuple: not ruled)
+    try:
+        target = index(shape, indices)
+    except ShapeRuleError as err:
+        raise ShapeRuleError(f"{op}: {err}") from None
+    if values is not None and target is not None:
+        broadcasts_to(values, target, op=op)
+    return shape
+
+
 def _join(results: Sequence[MaybeShape]) -> MaybeShape:
     """What the shapes have in common: the shape itself where all agree, None where they differ."""
     first = results[0]
