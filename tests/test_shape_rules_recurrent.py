@@ -11,7 +11,7 @@ from test_shape_rules_core import check, draw_case, examples, shape, shapes_from
 from torch import nn
 
 from tyr._symbolic import const, parse
-from tyr.shape_rules import ShapeRuleError, recurrent, recurrent_cell
+from tyr.shape_rules import ShapeRuleError, pad_sequence, recurrent, recurrent_cell
 
 SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])
 MODULES = {"RNN": nn.RNN, "LSTM": nn.LSTM, "GRU": nn.GRU}
@@ -113,3 +113,56 @@ def test_recurrent_cell(symbolic: bool, data: st.DataObject) -> None:
         return recurrent_cell(x, states, input_size=input_size, hidden_size=hidden_size, mode=mode)
 
     check(rule, torch_run, x, states, input_size, hidden_size, values=values)
+
+
+@st.composite
+def sequences(draw: st.DrawFn, sizes: list[Any]) -> list[tuple[Any, ...]]:
+    """One to three sequences for `pad_sequence`: mostly the first's trailing dims with a length of their own,
+    a trailing size now and then made 1 or another, a dim dropped; now and then any shape."""
+    first = tuple(draw(shapes_from(sizes, max_rank=3)))
+    out = [first]
+    for _ in range(draw(st.integers(0, 2))):
+        if not draw(st.integers(0, 5)) or not first:
+            out.append(tuple(draw(shapes_from(sizes, max_rank=3))))
+            continue
+        dims = [draw(st.sampled_from(sizes)), *first[1:]]
+        if len(dims) > 1 and not draw(st.integers(0, 2)):
+            dims[draw(st.integers(1, len(dims) - 1))] = draw(st.sampled_from([const(1), *sizes]))
+        if len(dims) > 1 and not draw(st.integers(0, 4)):
+            del dims[1]
+        out.append(tuple(dims))
+    return out
+
+
+@SYMBOLIC
+@settings(max_examples=examples(200), deadline=None)
+@given(data=st.data())
+def test_pad_sequence(symbolic: bool, data: st.DataObject) -> None:
+    """`pad_sequence`: `(L, N, *)` or `(N, L, *)`, `*` the first sequence's trailing dims, into which each
+    sequence broadcasts; `L` the longest length."""
+    sizes, values = draw_case(data, symbolic)
+    seqs = data.draw(sequences(sizes))
+    batch_first = data.draw(st.booleans())
+    side = data.draw(st.sampled_from(["right", "left"]))
+
+    def run(*shapes: tuple[int, ...]) -> Any:
+        return nn.utils.rnn.pad_sequence([tensor(s) for s in shapes], batch_first=batch_first, padding_side=side)
+
+    check(lambda *shapes: pad_sequence(shapes, const(len(shapes)), batch_first, side), run, *seqs, values=values)
+    # a list of one type: its length unknown
+    copies = data.draw(st.integers(1, 3))
+    check(lambda s: pad_sequence([s], None, batch_first, side), lambda s: run(*[s] * copies), seqs[0], values=values,
+          told_less=True)
+
+
+def test_pad_sequence_lengths() -> None:
+    assert pad_sequence([shape("T", "D"), shape("T", "D")], const(2), True) == shape(2, "T", "D")
+    assert pad_sequence([shape(3, "D"), shape(7, 1)], const(2)) == shape(7, 2, "D")
+    assert pad_sequence([shape("T", "D"), shape(5, "D")], const(2)) == (None, const(2), parse("D"))
+    assert pad_sequence([shape("T", "D")], None, None) is None
+    with pytest.raises(ShapeRuleError, match=r"sequence 1 into its slot.*\(4\) cannot broadcast to the target's size 1"):
+        pad_sequence([shape(3, 1), shape(2, 4)], const(2))
+    with pytest.raises(ShapeRuleError, match="the list of sequences is empty"):
+        pad_sequence([], const(0))
+    with pytest.raises(ShapeRuleError, match="padding_side must be 'left' or 'right'"):
+        pad_sequence([shape(3)], const(1), padding_side="middle")

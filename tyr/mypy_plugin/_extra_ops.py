@@ -15,8 +15,10 @@ from mypy.nodes import ARG_POS
 from mypy.types import AnyType, Type, get_proper_type
 
 from tyr import shape_rules as rules
+from tyr._symbolic import const
 from tyr.mypy_plugin._args import Call, NotKnown
 from tyr.mypy_plugin._rebinding import in_code_with_shapes
+from tyr.mypy_plugin._types import NotATensor
 from tyr.shape_rules import MaybeShape, creation
 from tyr.shape_rules import nn_functional as nnf
 
@@ -177,6 +179,32 @@ def _kl_div(call: Call) -> Type:
     return call.tensor(shape)
 
 
+def _pad_sequence(call: Call) -> Type:
+    """`pad_sequence(sequences, batch_first, padding_value, padding_side)`: `sequences` a list or tuple written
+    out (its items' shapes, and their number), a list of one type (`list[Tensor[T, D]]`: the number unknown),
+    or one tensor `(N, L, *)`, read as its `N` rows."""
+    actuals = call.actuals("sequences")
+    if len(actuals) != 1:
+        raise NotKnown
+    try:
+        stacked = call.scope.tensor_shape(actuals[0].type)
+    except NotATensor:
+        shapes = call.tensor_list_arg("sequences")
+        if shapes is not None:
+            sequences, count = shapes, const(len(shapes))
+        else:
+            sequences, count = [call.element_shape("sequences")], None
+    else:
+        if stacked is None or rules.core.rank(stacked) in (None, 0):
+            raise NotKnown
+        sequences, count = [stacked[1:]], stacked[0]
+    flags = call.actuals("batch_first")
+    batch_first = call.bool_of(flags[0]) if flags else False
+    side = call.actuals("padding_side")
+    padding_side = call.str_of(side[0]) if side else "right"
+    return call.tensor(rules.pad_sequence(sequences, count, batch_first, padding_side))
+
+
 def _bilinear(call: Call) -> Type:
     has_bias = _given(call, "bias")
     bias = call.tensor_arg("bias") if has_bias else None
@@ -244,6 +272,7 @@ FUNCTIONS: dict[str, FunctionHandler] = {
     _VF + "searchsorted": _searchsorted,
     _VF + "bucketize": _bucketize,
     "torch.nn.functional.kl_div": _kl_div,
+    "torch.nn.utils.rnn.pad_sequence": _pad_sequence,
     _VF + "isin": _isin,
     _VF + "pdist": _pdist,
     "torch.functional.unravel_index": _unravel_index,

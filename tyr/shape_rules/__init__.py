@@ -175,7 +175,7 @@ from tyr.shape_rules.nn_functional import (
     soft_margin_loss,
     triplet_margin_loss,
 )
-from tyr.shape_rules.recurrent import recurrent, recurrent_cell
+from tyr.shape_rules.recurrent import pad_sequence, recurrent, recurrent_cell
 from tyr.shape_rules.reduce import bucketize, cov, histc, isin, searchsorted
 from tyr.shape_rules.reorder import channel_shuffle
 from tyr.shape_rules.selection import unique
@@ -368,6 +368,7 @@ __all__ = [
     "multilabel_margin_loss",
     "multilabel_soft_margin_loss",
     "pdist",
+    "pad_sequence",
     "recurrent",
     "recurrent_cell",
     "searchsorted",

@@ -1,4 +1,5 @@
-"""Recurrent layers: `nn.RNN`, `nn.LSTM`, `nn.GRU` (their `forward`, torch 2.13).
+"""Recurrent layers: `nn.RNN`, `nn.LSTM`, `nn.GRU` (their `forward`, torch 2.13), and
+`nn.utils.rnn.pad_sequence`, which batches sequences of several lengths for them.
 
 An input is `(L, N, input_size)`, `(N, L, input_size)` with `batch_first`, or unbatched
 `(L, input_size)`.  The output has `D * H_out` features per step (`D` is 2 when
@@ -14,14 +15,17 @@ from collections.abc import Sequence
 from typing import Literal
 
 from tyr._symbolic import const
+from tyr.shape_rules.broadcast import broadcasts_to
 from tyr.shape_rules.core import (
     MaybeShape,
     Shape,
     ShapeRuleError,
     Size,
+    const_of,
     differ,
     min_rank,
     rank,
+    same,
     show,
     show_shape,
     sizes,
@@ -142,3 +146,52 @@ def _check_cell_state(mode: str, name: str, state: MaybeShape, want: tuple[Size,
             f"{mode}: {name} {show_shape(state)} must have the input's {len(want)} dims, like {show_shape(want)}"
         )
     _check_sizes(mode, name, state, want)
+
+
+def pad_sequence(
+    sequences: Sequence[MaybeShape], count: Size, batch_first: bool | None = False, padding_side: str | None = "right"
+) -> MaybeShape:
+    """`pad_sequence(sequences, batch_first)`: the sequences, `(L_i, *)` each, padded to the longest and stacked,
+    `(L, N, *)` or `(N, L, *)` with `batch_first`.
+
+    `count` is `N`, the number of sequences (None when unknown: then `sequences` holds the one
+    shape of them all, a list of one type).  torch takes `*` from the first sequence and copies
+    each sequence into its slot, `(L_i, *)`: a sequence must broadcast to that without growing
+    (a `(L_i, 1)` one fills its slot).  `L` is the longest length: known where every length is
+    a constant or all of them are one size.  `batch_first` of unknown value (None) gives an
+    unknown shape after the checks.
+    """
+    op = "pad_sequence"
+    if padding_side is not None and padding_side not in ("left", "right"):
+        raise ShapeRuleError(f"{op}: padding_side must be 'left' or 'right', not {padding_side!r}")
+    if const_of(count) == 0:
+        raise ShapeRuleError(f"{op}: the list of sequences is empty")
+    for i, shape in enumerate(sequences):
+        if shape is not None and rank(shape) == 0:
+            raise ShapeRuleError(f"{op}: sequence {i} is 0-d; each needs a length dim first, (L, *)")
+    first = sequences[0] if sequences else None
+    if first is None or variadic_index(first) is not None:
+        return None
+    trailing = sizes(first)[1:]
+    lengths: list[Size] = []
+    for i, shape in enumerate(sequences):
+        if shape is None or variadic_index(shape) is not None:
+            lengths.append(None)
+            continue
+        length = sizes(shape)[0]
+        broadcasts_to(shape, (length, *trailing), op=f"{op} (sequence {i} into its slot, the first's trailing dims)")
+        lengths.append(length)
+    longest = _longest(lengths)
+    if batch_first is None:
+        return None
+    return (count, longest, *trailing) if batch_first else (longest, count, *trailing)
+
+
+def _longest(lengths: Sequence[Size]) -> Size:
+    """The largest of the lengths: the constant maximum, or the one size they all are; None otherwise."""
+    values = [const_of(n) for n in lengths]
+    if all(v is not None for v in values):
+        return const(max(v for v in values if v is not None))
+    if all(same(n, lengths[0]) for n in lengths):
+        return lengths[0]
+    return None
