@@ -13,6 +13,7 @@ from torch import nn
 
 from tyr._symbolic import Expr, const
 from tyr.shape_rules import ShapeRuleError
+from tyr.shape_rules.nn_functional import elementwise_loss
 from tyr.shape_rules.nn_modules import batch_norm_nd, instance_norm_nd, multihead_attention
 
 SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])
@@ -150,3 +151,39 @@ def test_multihead_attention_messages() -> None:
                             vdim=e)
     with pytest.raises(ShapeRuleError, match="embed_dim 8 must be a positive multiple of num_heads 3"):
         multihead_attention(None, None, None, embed_dim=e, num_heads=const(3), kdim=e, vdim=e)
+
+
+_ELEMENTWISE_LOSSES = {
+    nn.MSELoss: ("mse_loss", False),
+    nn.L1Loss: ("l1_loss", False),
+    nn.SmoothL1Loss: ("smooth_l1_loss", False),
+    nn.HuberLoss: ("huber_loss", False),
+    nn.HingeEmbeddingLoss: ("hinge_embedding_loss", False),
+    nn.PoissonNLLLoss: ("poisson_nll_loss", False),
+    nn.BCELoss: ("binary_cross_entropy", True),
+    nn.BCEWithLogitsLoss: ("binary_cross_entropy_with_logits", True),
+}
+
+
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_loss_modules_are_their_functional_form(symbolic: bool, data: st.DataObject) -> None:
+    """A loss module called is its functional form with the module's reduction (the plugin's `_LOSSES`
+    route `nn.MSELoss(reduction=r)(x, t)` to `F.mse_loss`'s rule with `r`); `nn.KLDivLoss`'s "batchmean"
+    is a sum's shape."""
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes, max_rank=3))
+    t = x if data.draw(st.booleans()) else data.draw(shapes_from(sizes, max_rank=3))
+    reduction = data.draw(st.sampled_from(["none", "mean", "sum"]))
+    cls = data.draw(st.sampled_from(sorted(_ELEMENTWISE_LOSSES, key=lambda c: c.__name__)))
+    op, same_shape = _ELEMENTWISE_LOSSES[cls]
+    module = cls(reduction=reduction)
+    check(lambda x, t: elementwise_loss(x, t, reduction, same_shape=same_shape, op=op),
+          lambda x, t: module(torch.rand(x), torch.rand(t)), x, t, values=values,
+          warns=("Using a target size", "Using a non-full backward hook"))
+    kl_reduction = data.draw(st.sampled_from(["none", "mean", "sum", "batchmean"]))
+    kl = nn.KLDivLoss(reduction=kl_reduction)
+    check(lambda x, t: elementwise_loss(x, t, "none" if kl_reduction == "none" else "sum", op="kl_div"),
+          lambda x, t: kl(torch.rand(x), torch.rand(t)), x, t, values=values,
+          warns=("Using a target size", "reduction: 'mean' divides the total loss"))

@@ -197,7 +197,8 @@ def _pad_sequence(call: Call) -> Type:
     else:
         if stacked is None or rules.core.rank(stacked) in (None, 0):
             raise NotKnown
-        sequences, count = [stacked[1:]], stacked[0]
+        rows = rules.core.sizes(stacked)
+        sequences, count = [rows[1:]], rows[0]
     flags = call.actuals("batch_first")
     batch_first = call.bool_of(flags[0]) if flags else False
     side = call.actuals("padding_side")

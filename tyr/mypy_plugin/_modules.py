@@ -67,7 +67,9 @@ class Param:
     """How one type argument of a module class is read from a constructor argument."""
 
     names: tuple[str, ...]
-    kind: str  # "size": a size; "sizes": an int or sequence of sizes (a TypeVarTuple); "static": a constant
+    # "size": a size; "sizes": an int or sequence of sizes (a TypeVarTuple); "static": a constant; "tensor": a
+    # tensor argument's type
+    kind: str
     default: object = MISSING
     same_as: int | None = None  # a size that defaults to an earlier one (kdim to embed_dim)
     # arguments that, all given a literal False, leave the size unchecked by torch (unknown here):
@@ -76,6 +78,9 @@ class Param:
     # an argument that, unless given a literal True, leaves the size unchecked by torch: an
     # `InstanceNorm2d(16)` checks its channels only with `affine=True` (it warns otherwise)
     used_with: str | None = None
+    # arguments that, given (and not None), make a constant unknown: a loss's legacy `size_average` /
+    # `reduce` decide its reduction instead
+    unknown_with: tuple[str, ...] = ()
 
 
 def _size(
@@ -88,8 +93,13 @@ def _sizes(*names: str) -> Param:
     return Param(names, "sizes")
 
 
-def _static(*names: str, default: object = MISSING) -> Param:
-    return Param(names, "static", default)
+def _static(*names: str, default: object = MISSING, unknown_with: tuple[str, ...] = ()) -> Param:
+    return Param(names, "static", default, unknown_with=unknown_with)
+
+
+def _tensor(*names: str) -> Param:
+    """A tensor argument (a loss's class weight): its type, `None` where not given."""
+    return Param(names, "tensor")
 
 
 Forward = Callable[["Module", Sequence[Type]], Type]
@@ -185,6 +195,8 @@ def _show_arg(t: Type, scope: Scope) -> str:
     if isinstance(p, NoneType):
         return "None"
     size = scope.size_of(p)
+    if size is None and isinstance(p, Instance) and p.type.has_base(_names.TENSOR):
+        return rules.core.show_shape(scope.tensor_shape(p))  # a loss's class weight
     return str(size) if size is not None else "?"
 
 
@@ -227,6 +239,11 @@ def constructor_hook(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Typ
                 args.append(args[param.same_as])
             else:
                 args.append(scope.size_type(call.size_of(actuals[0])) if actuals else UNKNOWN)
+        elif param.kind == "tensor":
+            actuals = call.actuals(*param.names)
+            args.append(actuals[0].type if actuals and not call.is_none(actuals[0]) else NoneType())
+        elif any(call.actuals(name) and not call.is_none(call.actuals(name)[0]) for name in param.unknown_with):
+            args.append(UNKNOWN)
         else:
             args.append(_constructor_static(call, param))
     if len(args) != len(default.args) and not default.type.has_type_var_tuple_type:
@@ -972,6 +989,145 @@ def _feature_dropout_forward(spatial: int) -> Forward:
     return forward
 
 
+# -- losses: the functional form's rule, with the module's reduction (and weight) -------------------
+
+
+def _reduction(module: Module) -> nnf.Reduction | Literal["batchmean"] | None:
+    """The loss's reduction (its first type argument); None where it is not known."""
+    try:
+        value = module.static(0)
+    except NotKnown:
+        return None
+    return value if value in ("none", "mean", "sum", "batchmean") else None
+
+
+def _weight(module: Module, index: int, absent: MaybeShape) -> MaybeShape:
+    """A loss's class weight: its shape, `absent` where none was given, None where it is not known."""
+    t = get_proper_type(module.args[index])
+    if isinstance(t, NoneType):
+        return absent
+    try:
+        return module.scope.tensor_shape(t)
+    except NotATensor:
+        return None
+
+
+def _loss_result(module: Module, compute: Callable[[nnf.Reduction], MaybeShape]) -> Type:
+    """`compute(reduction)` as a tensor; a reduction not known checks the inputs (as "none": what the rules
+    check does not depend on it) and gives an unknown shape."""
+    reduction = _reduction(module)
+    if reduction not in ("none", "mean", "sum"):
+        compute("none")
+        return module.scope.tensor_type(None)
+    return module.scope.tensor_type(compute(reduction))
+
+
+def _elementwise_loss_forward(op: str, same_shape: bool) -> Forward:
+    """`nn.MSELoss()(input, target)` and the like: `F.mse_loss` (`op`) with the module's reduction."""
+
+    def forward(module: Module, inputs: Sequence[Type]) -> Type:
+        input, target = _input(module, inputs), _input(module, inputs, 1)
+        return _loss_result(
+            module, lambda r: nnf.elementwise_loss(input, target, r, same_shape=same_shape, op=op)
+        )
+
+    return forward
+
+
+def _cross_entropy_forward(op: str) -> Forward:
+    """`nn.CrossEntropyLoss(weight, reduction=...)(input, target)`, `nn.NLLLoss`: `F.cross_entropy` /
+    `F.nll_loss` with the module's weight and reduction (its `ignore_index` and `label_smoothing` leave
+    the shapes alone, as the functional rule reads them)."""
+
+    def forward(module: Module, inputs: Sequence[Type]) -> Type:
+        input, target, weight = _input(module, inputs), _input(module, inputs, 1), _weight(module, 1, None)
+        return _loss_result(module, lambda r: nnf.cross_entropy(input, target, r, weight, op=op))
+
+    return forward
+
+
+def _loss_forward(rule: Callable[..., MaybeShape], count: int) -> Forward:
+    """A loss whose rule takes its `count` inputs and the reduction (`nn.SoftMarginLoss`, `nn.CosineEmbeddingLoss`)."""
+
+    def forward(module: Module, inputs: Sequence[Type]) -> Type:
+        shapes = [_input(module, inputs, i) for i in range(count)]
+        return _loss_result(module, lambda r: rule(*shapes, r))
+
+    return forward
+
+
+def _multilabel_soft_margin_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    input, target, weight = _input(module, inputs), _input(module, inputs, 1), _weight(module, 1, ())
+    return _loss_result(module, lambda r: nnf.multilabel_soft_margin_loss(input, target, r, weight))
+
+
+def _multi_margin_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    input, target, weight = _input(module, inputs), _input(module, inputs, 1), _weight(module, 1, None)
+    p = _static_or_none(module, 2)
+    power = p if type(p) is int else None
+    return _loss_result(module, lambda r: nnf.multi_margin_loss(input, target, r, weight, power))
+
+
+def _gaussian_nll_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    """`nn.GaussianNLLLoss()(input, target, var)`: a float `var` is one variance per element of the input."""
+    input, target = _input(module, inputs), _input(module, inputs, 1)
+    if len(inputs) < 3:
+        raise NotKnown
+    var = get_proper_type(inputs[2])
+    try:
+        variances = module.scope.tensor_shape(var)
+    except NotATensor:
+        if not (isinstance(var, Instance) and var.type.fullname == _names.FLOAT):
+            raise NotKnown from None
+        variances = input
+    return _loss_result(module, lambda r: nnf.gaussian_nll_loss(input, target, variances, r))
+
+
+def _kl_div_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    """`nn.KLDivLoss(reduction=...)(input, target)`: as `F.kl_div`, the two broadcast; "batchmean" gives `()`."""
+    input, target = _input(module, inputs), _input(module, inputs, 1)
+    reduction = _reduction(module)
+    shape = nnf.elementwise_loss(input, target, "none" if reduction in ("none", None) else "sum", op="kl_div")
+    return module.scope.tensor_type(None if reduction is None else shape)
+
+
+def _triplet_margin_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    """`nn.TripletMarginLoss(swap=...)(anchor, positive, negative)`: `F.triplet_margin_loss`; its margin is not
+    in its type (unknown here)."""
+    swap = _static_or_none(module, 1)
+    if not isinstance(swap, bool):
+        raise NotKnown
+    anchor, positive, negative = (_input(module, inputs, i) for i in range(3))
+    return _loss_result(
+        module, lambda r: nnf.triplet_margin_loss(anchor, positive, negative, r, swap=swap, margin=None)
+    )
+
+
+_REDUCTION = _static("reduction", default="mean", unknown_with=("size_average", "reduce"))
+_LOSSES: dict[str, Spec] = {
+    "L1Loss": Spec((_REDUCTION,), _elementwise_loss_forward("l1_loss", False)),
+    "MSELoss": Spec((_REDUCTION,), _elementwise_loss_forward("mse_loss", False)),
+    "SmoothL1Loss": Spec((_REDUCTION,), _elementwise_loss_forward("smooth_l1_loss", False)),
+    "HuberLoss": Spec((_REDUCTION,), _elementwise_loss_forward("huber_loss", False)),
+    "HingeEmbeddingLoss": Spec((_REDUCTION,), _elementwise_loss_forward("hinge_embedding_loss", False)),
+    "PoissonNLLLoss": Spec((_REDUCTION,), _elementwise_loss_forward("poisson_nll_loss", False)),
+    "BCELoss": Spec((_REDUCTION,), _elementwise_loss_forward("binary_cross_entropy", True)),
+    "BCEWithLogitsLoss": Spec((_REDUCTION,), _elementwise_loss_forward("binary_cross_entropy_with_logits", True)),
+    "SoftMarginLoss": Spec((_REDUCTION,), _loss_forward(nnf.soft_margin_loss, 2)),
+    "MultiLabelMarginLoss": Spec((_REDUCTION,), _loss_forward(nnf.multilabel_margin_loss, 2)),
+    "CosineEmbeddingLoss": Spec((_REDUCTION,), _loss_forward(nnf.cosine_embedding_loss, 3)),
+    "MarginRankingLoss": Spec((_REDUCTION,), _loss_forward(nnf.margin_ranking_loss, 3)),
+    "CrossEntropyLoss": Spec((_REDUCTION, _tensor("weight")), _cross_entropy_forward("cross_entropy")),
+    "NLLLoss": Spec((_REDUCTION, _tensor("weight")), _cross_entropy_forward("nll_loss")),
+    "NLLLoss2d": Spec((_REDUCTION, _tensor("weight")), _cross_entropy_forward("nll_loss")),
+    "MultiLabelSoftMarginLoss": Spec((_REDUCTION, _tensor("weight")), _multilabel_soft_margin_forward),
+    "MultiMarginLoss": Spec((_REDUCTION, _tensor("weight"), _static("p", default=1)), _multi_margin_forward),
+    "GaussianNLLLoss": Spec((_REDUCTION,), _gaussian_nll_forward),
+    "KLDivLoss": Spec((_REDUCTION,), _kl_div_forward),
+    "TripletMarginLoss": Spec((_REDUCTION, _static("swap", default=False)), _triplet_margin_forward),
+}
+
+
 _SAME_SPEC = Spec((), _same_forward)
 
 SAME_SHAPE = frozenset(
@@ -1130,6 +1286,8 @@ SPECS[_NN + "rnn.LSTMCell"] = Spec(_CELL, _cell_forward("LSTMCell"))
 SPECS[_NN + "rnn.RNN"] = Spec(_RECURRENT, _recurrent_forward("RNN"))
 SPECS[_NN + "rnn.GRU"] = Spec(_RECURRENT, _recurrent_forward("GRU"))
 SPECS[_NN + "rnn.LSTM"] = Spec((*_RECURRENT, _static("proj_size", default=0)), _recurrent_forward("LSTM"))
+
+SPECS.update({f"{_NN}loss.{name}": spec for name, spec in _LOSSES.items()})
 
 CONSTRUCTORS = frozenset(name for name in SPECS if not name.rpartition(".")[2].startswith("_"))
 
