@@ -205,8 +205,11 @@ def test_setitem(symbolic: bool, data: st.DataObject) -> None:
     check(set_rule, set_run, x, items, value, values=values, may_give_up=_odd(items), told_less=_masks(items))
 
 
-def put_rule(x: Any, items: Any, value: Any) -> Any:
-    return index_put(x, [_rule_item(it, False) for it in items], value)
+def put_rule(accumulate: bool) -> Any:
+    def rule(x: Any, items: Any, value: Any) -> Any:
+        return index_put(x, [_rule_item(it, False) for it in items], value, accumulate)
+
+    return rule
 
 
 def put_run(accumulate: bool) -> Any:
@@ -221,7 +224,7 @@ def put_run(accumulate: bool) -> Any:
 @given(data=st.data())
 def test_index_put(symbolic: bool, data: st.DataObject) -> None:
     """`x.index_put_(indices, values)`: index tensors only; the values broadcast into `x[indices]`, with no
-    leading ones dropped (as `x[indices] = values` drops them)."""
+    leading ones dropped (as `x[indices] = values` drops them), but for one mask and a value of one element."""
     sizes, values = draw_case(data, symbolic)
     x = data.draw(shapes_from(sizes))
     items = data.draw(with_tensors(x, (), sizes))
@@ -231,7 +234,7 @@ def test_index_put(symbolic: bool, data: st.DataObject) -> None:
         target = None
     value = data.draw(values_for(target, sizes))
     for accumulate in (False, True):
-        check(put_rule, put_run(accumulate), x, items, value, values=values, told_less=_masks(items))
+        check(put_rule(accumulate), put_run(accumulate), x, items, value, values=values, told_less=_masks(items))
 
 
 @settings(max_examples=examples(150), deadline=None)

@@ -830,7 +830,9 @@ def _index_put(call: Call, shape: MaybeShape) -> Type:
     items = [it for it in (_index_item(call, part) for part in parts) if isinstance(it, rules.TensorIndex)]
     if len(items) != len(parts):
         return call.tensor(shape)  # (torch takes tensors only: mypy reports the rest)
-    return call.tensor(rules.index_put(shape, items, call.tensor_arg("values"), op=call.op))
+    flags = call.actuals("accumulate")
+    accumulate = call.bool_of(flags[0]) if flags else False
+    return call.tensor(rules.index_put(shape, items, call.tensor_arg("values"), accumulate, op=call.op))
 
 
 def _subscript(call: Call) -> list[rules.IndexItem]:

@@ -76,6 +76,10 @@ _MAX_UNKNOWN_DTYPES = 3
 """Past this many index tensors of unknown dtype the result is unknown."""
 
 
+class _NoIndexFits(ShapeRuleError):
+    """An integer index into a dim of size 0."""
+
+
 def index(shape: MaybeShape, items: Sequence[IndexItem]) -> MaybeShape:
     """`x[items]` (a subscript as the tuple of its items).
 
@@ -142,18 +146,45 @@ def setitem(shape: MaybeShape, items: Sequence[IndexItem], value: MaybeShape) ->
 
 
 def index_put(
-    shape: MaybeShape, indices: Sequence[TensorIndex], values: MaybeShape, *, op: str = "index_put_"
+    shape: MaybeShape,
+    indices: Sequence[TensorIndex],
+    values: MaybeShape,
+    accumulate: bool | None = False,
+    *,
+    op: str = "index_put_",
 ) -> MaybeShape:
-    """`x.index_put_(indices, values)` / `x.index_put(...)` (`accumulate` or not): `x`'s shape, after checking
-    that `values` broadcasts into `x[indices]` without growing it.
+    """`x.index_put_(indices, values, accumulate)` / `x.index_put(...)`: `x`'s shape, after checking that
+    `values` broadcasts into `x[indices]` without growing it (`accumulate`: None where unknown).
 
     Unlike `x[indices] = values`, torch drops none of the values' leading dims of size 1
     (`index_put_((i, j), v)` with `x[i, j]` of shape `(2, 6)` refuses a `v` of `(1, 2, 6)`).
+    One boolean mask without `accumulate` and a value of one element is torch's shortcut to
+    `masked_fill_`, which takes that value whatever its number of dims.
     """
     if not indices:
         return shape  # (torch fails an internal assert on an empty tuple: not ruled)
+    if (
+        len(indices) == 1
+        and indices[0].dtype != "int"
+        and accumulate is not True
+        and (values is None or variadic_index(values) is not None or not any(never_one(s) for s in sizes(values)))
+    ):
+        index(shape, indices)
+        return shape
     try:
         target = index(shape, indices)
+    except _NoIndexFits as err:
+        others = [it for it in indices if it.shape != ()]
+        if len(others) == len(indices) or all(it.dtype == "int" and has_elements(it.shape) for it in others):
+            raise ShapeRuleError(f"{op}: {err}") from None
+        # `index` reads a 0-d index tensor as a select, whose bound torch checks; here it is an index tensor
+        # like the others, whose bounds torch checks only where the joint index has elements: the indexed
+        # dims of size 0 are read as of unknown size (they are indexed away, so the target is the same)
+        if shape is None or variadic_index(shape) is not None:
+            return shape
+        covered = sum(len(shape) if it.shape is None else max(1, len(it.shape)) for it in indices)  # (or more)
+        relaxed = tuple(None if i < covered and const_of(s) == 0 else s for i, s in enumerate(sizes(shape)))
+        target = index(relaxed, indices)
     except ShapeRuleError as err:
         raise ShapeRuleError(f"{op}: {err}") from None
     if values is not None and target is not None:
@@ -288,7 +319,7 @@ class _Walk:
             raise _GiveUp  # 0-d (a select) or not
         if not index_shape:  # a 0-d integer tensor selects, as an int does
             if const_of(size) == 0:
-                raise ShapeRuleError(f"index: dimension {self.dim} has size 0, so every index is out of bounds")
+                raise _NoIndexFits(f"index: dimension {self.dim} has size 0, so every index is out of bounds")
             self.select()
             return
         self.recorded.append(_Recorded(self.dim, index_shape, True))
@@ -341,7 +372,7 @@ def _advanced(cur: list[Size | Variadic], recorded: list[_Recorded]) -> MaybeSha
         for r in recorded:
             size = cur[r.pos]
             if r.integers and not isinstance(size, Variadic) and const_of(size) == 0:
-                raise ShapeRuleError(f"index: dimension {r.pos} has size 0, so every index is out of bounds")
+                raise _NoIndexFits(f"index: dimension {r.pos} has size 0, so every index is out of bounds")
     positions = sorted({r.pos for r in recorded})
     v = variadic_index(tuple(cur))
     if v is not None and positions[0] < v < positions[-1]:
