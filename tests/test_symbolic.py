@@ -321,3 +321,12 @@ def test_division_by_a_sum(source: str, normal: str) -> None:
     """A divisor of several terms: `num` is `q*den + r` by long division, and `q + r//den` is kept
     where `r//den` folds to a constant for every value of the symbols from 0 up."""
     assert str(parse(source)) == normal
+
+
+def test_a_quotient_of_a_product_divided_again_names_no_factor() -> None:
+    """`((Dh*H)//2)//H` divides the quotient of a product: no factor is a multiple of anything (red team 9:
+    noting `H` a multiple of `2*H` made `H*(2*((H*Dh//2//H + 1)//2//2))` the size 0)."""
+    size = parse("H * (2 * ((H * Dh // 2 // H + 1) // 2 // 2))")
+    for h, dh in [(2, 8), (3, 4), (4, 12)]:
+        assert size.evaluate({"H": h, "Dh": dh}) == h * (2 * ((h * dh // 2 // h + 1) // 2 // 2))
+    assert ("H", parse("2*H")) not in parse("H * Dh // 2 // H").facts

@@ -506,6 +506,12 @@ def _facts_of(e: Expr, path: Expr | None, found: dict[str, list[Expr]], *, sized
                 # a multiple (at B=3, T=4 its size is 2; `T*(B//6)` would be 0).  It stays as it is.
                 _facts_of(atom.num, None, found, sized=sized)
                 continue
+            quotient = _whole_division(atom.num)
+            if quotient is not None and _divides_as_a_whole(quotient):
+                # `((Dh*H)//2)//H` divides the quotient of a product: as for the product, no factor is taken
+                # to be a multiple (noting `H` a multiple of `2*H` made the size 0)
+                _facts_of(atom.num, None, found, sized=sized)
+                continue
             for name in _dividend_symbols(atom.num):
                 # a symbol the divisor itself is a multiple of (`H` in `(D + H)//H`) is not divided
                 if not any(name in m for m, _ in atom.den.terms):
@@ -514,9 +520,10 @@ def _facts_of(e: Expr, path: Expr | None, found: dict[str, list[Expr]], *, sized
             chained = inner is not None and (_monomial(inner.den) if sized else _positive_monomial(inner.den))
             if inner is not None and chained and chained[1] > 0:
                 _facts_of(atom.num, divisor, found, sized=sized)  # a division of a division: chain
+                chain = _mul(divisor, inner.den)
                 for name in _dividend_symbols(inner.num):
-                    if not any(name in m for m, _ in inner.den.terms):
-                        _note(found, name, _mul(divisor, inner.den))
+                    if not any(name in m for m, _ in chain.terms):
+                        _note(found, name, chain)
             else:
                 _facts_of(atom.num, None, found, sized=sized)
 
