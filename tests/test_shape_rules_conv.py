@@ -8,7 +8,19 @@ import pytest
 import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_shape_rules_core import check, draw_case, examples, shape, shapes_from, tensor, with_variadic
+from test_shape_rules_core import (
+    check,
+    draw_case,
+    examples,
+    lower,
+    rule_shape,
+    run_torch,
+    shape,
+    shapes_from,
+    tensor,
+    torch_shape,
+    with_variadic,
+)
 
 from tyr._symbolic import Expr, const, parse
 from tyr.shape_rules import (
@@ -191,6 +203,180 @@ def test_pool_with_a_size_for_kernel(symbolic: bool, data: st.DataObject) -> Non
 
     check(lambda x, k, s: pool_nd(x, k, s, padding, ceil_mode=ceil_mode, n=n, kind=kind), torch_pool, x, kernel,
           stride, values=values)
+
+
+# -- items of unknown value ---------------------------------------------------------------------------
+#
+# A kernel, stride, padding or dilation item the checker cannot read (a plain int) is `UNKNOWN` to the
+# rule (a kernel size in the weight: None).  The rule must agree with torch on every dim whose items
+# are known, leave the others unknown, and raise only errors that hold whatever the hidden items are.
+
+
+def concrete(s: Any) -> Any:
+    return tensor(lower(s, {}))
+
+
+def hide_items(data: st.DataObject, value: Any, n: int, hidden: set[int]) -> tuple[Any, list[tuple[int, ...]]]:
+    """`value` (an int or a list) with some of its per-dim items replaced by UNKNOWN, now and then all
+    of it; the dims whose item is hidden are added to `hidden`.  Also the positions hidden, to draw
+    other values for (`()` for the whole argument)."""
+    if isinstance(value, str) or not data.draw(st.integers(0, 2)):
+        return value, []
+    if not data.draw(st.integers(0, 5)):
+        hidden.update(range(n))
+        return UNKNOWN, [()]
+    items = [value] * n if isinstance(value, int) else list(value)
+    if len(items) == 1:
+        items = items * n
+    positions = data.draw(st.lists(st.integers(0, len(items) - 1), min_size=1, max_size=len(items), unique=True))
+    for i in positions:
+        items[i] = UNKNOWN
+        hidden.add(i)
+    return items, [(i,) for i in positions]
+
+
+def fill_in(value: Any, full: Any, positions: list[tuple[int, ...]], draw: Any) -> Any:
+    """The argument torch is given for another choice of its hidden items (`draw()` gives each)."""
+    if not positions:
+        return full
+    if positions == [()]:
+        return draw()
+    return [draw() if item is UNKNOWN else item for item in value]
+
+
+def check_hidden(rule: Any, op: Any, real_args: dict[str, Any], hidden_args: dict[str, Any],
+                 positions: dict[str, list[tuple[int, ...]]], others: dict[str, st.SearchStrategy[int]],
+                 hidden: set[int], n: int, data: st.DataObject, *, exact_when_hidden: bool = False,
+                 may_give_up: bool = False) -> None:
+    """The rule on `hidden_args` against torch on `real_args` (every shape concrete)."""
+    real = run_torch(lambda: op(**real_args), (), SAME_WARNING)
+    try:
+        got: Any = rule(**hidden_args)
+    except ShapeRuleError as err:
+        # the error must not depend on a hidden item: torch rejects the call for other values of them
+        assert isinstance(real, BaseException), f"torch accepts {real_args}, the rule rejects {hidden_args}: {err}"
+        for _ in range(3):
+            again = {k: fill_in(hidden_args[k], v, positions.get(k, []), lambda k=k: data.draw(others[k]))
+                     for k, v in real_args.items()}
+            other = run_torch(lambda again=again: op(**again), (), SAME_WARNING)
+            assert isinstance(other, BaseException), f"the rule rejects {hidden_args} ({err}), torch accepts {again}"
+        return
+    if isinstance(real, BaseException) or (got is None and may_give_up):
+        return  # a hidden item may be what makes torch reject the call
+    assert got is not None, f"no shape for {hidden_args}"
+    evaluated, expected = rule_shape(got, {}), torch_shape(real)
+    assert len(evaluated) == len(expected), f"{evaluated} for {expected}: {hidden_args}"
+    first = len(expected) - n
+    for i, (e, r) in enumerate(zip(evaluated, expected)):
+        if i >= first and i - first in hidden and not exact_when_hidden:
+            assert e is None, f"dim {i} depends on a hidden item, yet {evaluated} for {hidden_args}"
+        elif i >= first and i - first in hidden:
+            assert e in (None, r), f"dim {i}: {evaluated}, torch {expected}, for {hidden_args}"
+        else:
+            assert e == r, f"dim {i}: {evaluated}, torch {expected}, for {hidden_args}"
+
+
+@pytest.mark.parametrize("transposed", [False, True], ids=["conv", "conv_transpose"])
+@settings(max_examples=examples(300), deadline=None)
+@given(data=st.data())
+def test_conv_with_unknown_items(transposed: bool, data: st.DataObject) -> None:
+    sizes, _ = draw_case(data, False)
+    c = data.draw(conv_case(sizes, transposed=transposed))
+    n = c["n"]
+    names = ("stride", "padding", "output_padding", "dilation") if transposed else ("stride", "padding", "dilation")
+    others = {"stride": st.integers(1, 3), "padding": st.integers(0, 2), "output_padding": st.integers(0, 1),
+              "dilation": st.integers(1, 2), "weight": st.integers(1, 3)}
+    hidden: set[int] = set()
+    real_args = {"input": c["x"], "weight": c["weight"], "bias": c["bias"], "groups": c["groups"],
+                 **{k: c[k] for k in names}}
+    hidden_args = dict(real_args)
+    positions: dict[str, list[tuple[int, ...]]] = {}
+    for name in names:
+        hidden_args[name], positions[name] = hide_items(data, c[name], n, hidden)
+    weight = list(c["weight"])
+    if len(weight) == n + 2 and not data.draw(st.integers(0, 2)):  # a kernel size of unknown value
+        i = data.draw(st.integers(0, n - 1))
+        weight[2 + i] = None
+        hidden.add(i)
+        hidden_args["weight"] = tuple(weight)
+    same = c["padding"] == "same"
+    rule = conv_transpose_nd if transposed else conv_nd
+    op = CONV_T[n] if transposed else CONV[n]
+
+    def run(input: Any, weight: Any, bias: Any, **kw: Any) -> Any:
+        return op(concrete(input), concrete(weight), None if bias is None else concrete(bias), **kw)
+
+    def rule_on(**kw: Any) -> Any:
+        return rule(kw.pop("input"), kw.pop("weight"), kw.pop("bias"), n=n, **kw)
+
+    check_hidden(rule_on, run, real_args, hidden_args, positions, others, hidden, n, data,
+                 exact_when_hidden=same, may_give_up=transposed)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(data=st.data())
+def test_pool_with_unknown_items(data: st.DataObject) -> None:
+    kind = data.draw(st.sampled_from(["max", "avg"]))
+    n = data.draw(st.sampled_from([1, 2]))
+    x = (*data.draw(st.sampled_from([(), (const(1),), (const(2),)])), const(data.draw(st.integers(1, 2))),
+         *(const(data.draw(st.integers(1, 6))) for _ in range(n)))
+    odd = not data.draw(st.integers(0, 4))
+    kw: dict[str, Any] = {
+        "kernel_size": data.draw(per_dim(n, st.integers(0 if odd else 1, 3))),
+        "stride": data.draw(per_dim(n, st.integers(0 if odd else 1, 3))),
+        "padding": data.draw(per_dim(n, st.integers(-1 if odd else 0, 2 if odd else 1))),
+        "ceil_mode": data.draw(st.booleans()),
+    }
+    names = ["kernel_size", "stride", "padding"]
+    if kind == "max":
+        kw["dilation"] = data.draw(per_dim(n, st.integers(1, 2)))
+        names.append("dilation")
+    others = {"kernel_size": st.integers(1, 4), "stride": st.integers(1, 3), "padding": st.integers(0, 2),
+              "dilation": st.integers(1, 2)}
+    hidden: set[int] = set()
+    real_args = {"input": x, **kw}
+    hidden_args = dict(real_args)
+    positions: dict[str, list[tuple[int, ...]]] = {}
+    for name in names:
+        hidden_args[name], positions[name] = hide_items(data, kw[name], n, hidden)
+    check_hidden(lambda input, **a: pool_nd(input, n=n, kind=kind, **a),
+                 lambda input, **a: POOL[kind, n](concrete(input), **a), real_args, hidden_args, positions, others,
+                 hidden, n, data)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(data=st.data())
+def test_unfold_with_unknown_items(data: st.DataObject) -> None:
+    x = data.draw(shapes_from([const(1), const(2), const(4), const(5)], min_rank=3, max_rank=4))
+    kw = {"kernel_size": data.draw(per_dim(2, st.integers(0, 3))), "dilation": data.draw(per_dim(2, st.integers(1, 2))),
+          "padding": data.draw(per_dim(2, st.integers(0, 2))), "stride": data.draw(per_dim(2, st.integers(1, 3)))}
+    others = {"kernel_size": st.integers(1, 4), "stride": st.integers(1, 3), "padding": st.integers(0, 2),
+              "dilation": st.integers(1, 2)}
+    hidden: set[int] = set()
+    real_args = {"input": x, **kw}
+    hidden_args = dict(real_args)
+    positions: dict[str, list[tuple[int, ...]]] = {}
+    for name in kw:
+        hidden_args[name], positions[name] = hide_items(data, kw[name], 2, hidden)
+    # the output's dims are (N, C*kh*kw, L): a hidden item leaves L unknown, a hidden kernel size C*kh*kw too
+    kernel_hidden = positions["kernel_size"] != []
+    real = run_torch(lambda: F.unfold(concrete(x), **kw), (), ())
+    try:
+        got: Any = unfold_patches(x, **{k: hidden_args[k] for k in kw})
+    except ShapeRuleError as err:
+        assert isinstance(real, BaseException), f"torch accepts {kw}, the rule rejects {hidden_args}: {err}"
+        for _ in range(3):
+            again = {k: fill_in(hidden_args[k], v, positions[k], lambda k=k: data.draw(others[k]))
+                     for k, v in kw.items()}
+            other = run_torch(lambda again=again: F.unfold(concrete(x), **again), (), ())
+            assert isinstance(other, BaseException), f"the rule rejects {hidden_args} ({err}), torch accepts {again}"
+        return
+    if isinstance(real, BaseException):
+        return
+    evaluated, expected = rule_shape(got, {}), torch_shape(real)
+    assert evaluated[:-2] == expected[:-2]
+    assert evaluated[-2] == (None if kernel_hidden else expected[-2])
+    assert evaluated[-1] == (None if hidden else expected[-1])
 
 
 @settings(max_examples=examples(60), deadline=None)

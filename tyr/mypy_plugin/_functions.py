@@ -16,10 +16,11 @@ from mypy.plugin import FunctionContext
 from mypy.types import AnyType, Instance, TupleType, Type, get_proper_type
 
 from tyr import shape_rules as rules
+from tyr._symbolic import Expr
 from tyr.mypy_plugin import _extra_ops, _fft, _linalg, _more_ops, _names, _tensors
-from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown
+from tyr.mypy_plugin._args import Actual, Call, NotKnown
 from tyr.mypy_plugin._types import Lookup, NotATensor, Scope, unless_none
-from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, Variadic, creation
+from tyr.shape_rules import MaybeShape, ShapeRuleError, Size, creation
 from tyr.shape_rules import nn_functional as nnf
 
 FunctionHandler = Callable[[Call], Type]
@@ -177,19 +178,6 @@ def _along(call: Call) -> Type:
     return call.tensor(rules.along_dim(shape, dim, op=call.op))
 
 
-def _int_or_ints(call: Call, name: str, default: object) -> int | tuple[int, ...] | object:
-    actuals = call.actuals(name)
-    if not actuals or call.is_none(actuals[0]):
-        return default
-    value = call.int_of(actuals[0])
-    if value is not None:
-        return value
-    items = call.ints_of(actuals[0])
-    if items is None:
-        raise NotKnown
-    return tuple(items)
-
-
 def _strides(call: Call, name: str) -> rules.Stride | tuple[rules.Stride, ...]:
     """A stride, kernel or groups argument: ints or sizes (`stride=p` with `p: Dim[P]`); 1 when not given."""
     actuals = call.actuals(name)
@@ -203,6 +191,41 @@ def _strides(call: Call, name: str) -> rules.Stride | tuple[rules.Stride, ...]:
     return strides[0] if one is not None else strides
 
 
+def _per_dim_sizes(call: Call, name: str) -> rules.StrideOrTuple | None:
+    """A kernel, stride, padding or dilation argument, read item by item: an int, a size
+    (`stride=p` with `p: Dim[P]`), or `UNKNOWN` for an int of unknown value, which makes only its
+    dim unknown to the rule; `UNKNOWN` for the whole argument where neither its value nor its
+    items are known (a plain int, a list of unknown length).  None where it is not given."""
+    actuals = call.actuals(name)
+    if not actuals or call.is_none(actuals[0]):
+        return None
+    one = call.size_of(actuals[0])
+    if one is not None:
+        return _item(one)
+    items = call.sequence_of(actuals[0])
+    if items is None:
+        return rules.UNKNOWN
+    return tuple(_item(item) for item in items)
+
+
+def _item(size: Size) -> rules.StrideItem:
+    """One per-dim item: its int value, else the size itself, or `UNKNOWN`."""
+    if size is None:
+        return rules.UNKNOWN
+    value = size.const_value
+    return value if value is not None else size
+
+
+def _per_dim(call: Call, name: str, default: int) -> rules.IntOrTuple:
+    """`_per_dim_sizes` where every item is an int: a size that is not a constant is `UNKNOWN`."""
+    value = _per_dim_sizes(call, name)
+    if value is None:
+        return default
+    items = value if isinstance(value, tuple) else (value,)
+    ints = tuple(rules.UNKNOWN if isinstance(item, Expr) else item for item in items)
+    return ints if isinstance(value, tuple) else ints[0]
+
+
 def _conv(n: int) -> FunctionHandler:
     def handler(call: Call) -> Type:
         bias = call.actuals("bias")
@@ -211,21 +234,17 @@ def _conv(n: int) -> FunctionHandler:
         if isinstance(groups, tuple):
             raise NotKnown
         weight = call.tensor_arg("weight")
-        try:
-            stride = _strides(call, "stride")
-            pads = padding if padding in ("same", "valid") else _int_or_ints(call, "padding", 0)
-            dilation = _int_or_ints(call, "dilation", 1)
-        except NotKnown:  # an int of unknown value: the spatial sizes are unknown, the rest is checked
-            weight, stride, dilation = _without_kernel(weight, n), 1, 1
-            pads = padding if padding in ("same", "valid") else 0
+        stride = _per_dim_sizes(call, "stride")
+        pads = padding if padding in ("same", "valid") else _per_dim(call, "padding", 0)
+        dilation = _per_dim(call, "dilation", 1)
         return call.tensor(
             rules.conv_nd(
                 call.tensor_arg("input"),
                 weight,
                 call.shape_of(bias[0]) if bias and not call.is_none(bias[0]) else None,
-                stride=stride,
+                stride=1 if stride is None else stride,
                 padding=pads,  # type: ignore[arg-type]
-                dilation=dilation,  # type: ignore[arg-type]
+                dilation=dilation,
                 groups=groups,
                 n=n,
             )
@@ -239,34 +258,23 @@ def _conv_transpose(n: int) -> FunctionHandler:
         bias = call.actuals("bias")
         groups = call.int_arg("groups", default=1)
         weight = call.tensor_arg("weight")
-        try:
-            stride, padding = _int_or_ints(call, "stride", 1), _int_or_ints(call, "padding", 0)
-            output_padding, dilation = _int_or_ints(call, "output_padding", 0), _int_or_ints(call, "dilation", 1)
-        except NotKnown:  # an int of unknown value: the spatial sizes are unknown, the rest is checked
-            weight, stride, padding, output_padding, dilation = _without_kernel(weight, n), 1, 0, 0, 1
+        stride, padding = _per_dim(call, "stride", 1), _per_dim(call, "padding", 0)
+        output_padding, dilation = _per_dim(call, "output_padding", 0), _per_dim(call, "dilation", 1)
         return call.tensor(
             rules.conv_transpose_nd(
                 call.tensor_arg("input"),
                 weight,
                 call.shape_of(bias[0]) if bias and not call.is_none(bias[0]) else None,
-                stride=stride,  # type: ignore[arg-type]
-                padding=padding,  # type: ignore[arg-type]
-                output_padding=output_padding,  # type: ignore[arg-type]
+                stride=stride,
+                padding=padding,
+                output_padding=output_padding,
                 groups=groups,  # type: ignore[arg-type]
-                dilation=dilation,  # type: ignore[arg-type]
+                dilation=dilation,
                 n=n,
             )
         )
 
     return handler
-
-
-def _without_kernel(weight: MaybeShape, n: int) -> MaybeShape:
-    """A convolution's weight with its kernel sizes unknown: with a stride, padding or dilation of
-    unknown value the rule then computes no spatial size, and checks the rest."""
-    if weight is None or len(weight) != n + 2 or any(isinstance(s, Variadic) for s in weight):
-        return weight
-    return (*weight[:2], *(None,) * n)
 
 
 def _pool(n: int, kind: Literal["max", "avg", "lp"], *, with_indices: bool = False) -> FunctionHandler:
@@ -276,19 +284,20 @@ def _pool(n: int, kind: Literal["max", "avg", "lp"], *, with_indices: bool = Fal
         if not call.given("kernel_size"):
             raise NotKnown
         input = call.tensor_arg("input")
+        kernel = _per_dim_sizes(call, "kernel_size")
+        assert kernel is not None  # given, above
+        stride = _per_dim_sizes(call, "stride")
+        padding, dilation = _per_dim(call, "padding", 0), _per_dim(call, "dilation", 1)
         try:
-            kernel = _strides(call, "kernel_size")
-            stride = _strides(call, "stride") if _given(call, "stride") else None
-            padding, dilation = _int_or_ints(call, "padding", 0), _int_or_ints(call, "dilation", 1)
             ceil_mode = call.bool_arg("ceil_mode", default=False)
-        except NotKnown:  # an int of unknown value: the spatial sizes are unknown, the rest is checked
+        except NotKnown:  # not a constant: the spatial sizes are unknown, the rest is checked
             return _pooled(call, rules.pool_nd_unknown(input, n=n, kind=kind), with_indices)
         out = rules.pool_nd(
             input,
             kernel,
             stride,
-            padding,  # type: ignore[arg-type]
-            dilation,  # type: ignore[arg-type]
+            padding,
+            dilation,
             ceil_mode,
             n=n,
             kind=kind,
@@ -386,16 +395,16 @@ def _sizes_or_keep(call: Call, actual: Actual) -> list[Size | rules.Unknown | No
 
 
 def _patches(call: Call) -> Type:
-    kernel = _int_or_ints(call, "kernel_size", MISSING)
-    if kernel is MISSING:
+    if not _given(call, "kernel_size"):
         raise NotKnown
-    params = [_int_or_ints(call, name, 1 if name != "padding" else 0) for name in ("dilation", "padding", "stride")]
+    kernel = _per_dim(call, "kernel_size", 1)
+    params = [_per_dim(call, name, 1 if name != "padding" else 0) for name in ("dilation", "padding", "stride")]
     if call.op == "unfold":
-        return call.tensor(rules.unfold_patches(call.tensor_arg("input"), kernel, *params))  # type: ignore[arg-type]
+        return call.tensor(rules.unfold_patches(call.tensor_arg("input"), kernel, *params))
     output = call.sizes_arg("output_size")
     if output is None:
         raise NotKnown
-    return call.tensor(rules.fold_patches(call.tensor_arg("input"), output, kernel, *params))  # type: ignore[arg-type]
+    return call.tensor(rules.fold_patches(call.tensor_arg("input"), output, kernel, *params))
 
 
 def _glu(call: Call) -> Type:

@@ -37,6 +37,7 @@ from mypy.types import (
     LiteralType,
     NoneType,
     Overloaded,
+    ProperType,
     TupleType,
     Type,
     TypeOfAny,
@@ -147,7 +148,8 @@ class Module:
         return tuple(strides) if isinstance(value, tuple) else strides[0]
 
     def sizes_per_dim(self, index: int, n: int) -> tuple[Size, ...]:
-        """A kernel size (an int, a `Dim` or a tuple of them) as one size per spatial dim."""
+        """A kernel size (an int, a `Dim` or a tuple of them) as one size per spatial dim; an int
+        of unknown value (a plain `int`) is an unknown size, of its dim or of every dim."""
         t = get_proper_type(self.args[index])
         if isinstance(t, TupleType):
             items = tuple(self.scope.size_of(i) for i in t.items)
@@ -155,9 +157,37 @@ class Module:
                 raise NotKnown
             return items
         size = self.scope.size_of(t)
-        if size is None:
+        if size is None and not isinstance(t, AnyType):
             raise NotKnown
         return (size,) * n
+
+    def strides_per_dim(self, index: int) -> rules.StrideOrTuple:
+        """A stride, padding or dilation (or a pool's kernel) read item by item: an int, a size
+        (`stride=p` with `p: Dim[P]`), or `rules.UNKNOWN` for an int of unknown value (a plain
+        `int`), which makes only its dim unknown to the rule; `UNKNOWN` for the whole argument
+        where it is a plain `int` or a sequence of unknown length."""
+        t = get_proper_type(self.args[index])
+        if isinstance(t, TupleType):
+            return tuple(self._item(get_proper_type(i)) for i in t.items)
+        return self._item(t)
+
+    def per_dim(self, index: int) -> rules.IntOrTuple:
+        """`strides_per_dim` where every item is an int: a size that is not a constant is `UNKNOWN`."""
+        value = self.strides_per_dim(index)
+        if isinstance(value, (int, Expr, rules.Unknown)):
+            return rules.UNKNOWN if isinstance(value, Expr) else value
+        return tuple(rules.UNKNOWN if isinstance(item, Expr) else item for item in value)
+
+    def _item(self, t: ProperType) -> rules.StrideItem:
+        if isinstance(t, AnyType):
+            return rules.UNKNOWN
+        if isinstance(t, LiteralType) and isinstance(t.value, bool):
+            raise NotKnown
+        size = self.scope.size_of(t)
+        if size is None:
+            raise NotKnown
+        value = size.const_value
+        return value if value is not None else size
 
     def display(self) -> str:
         """The module as messages show it: `Linear[784, 256]`, `Conv2d[3, 16, 3, 1, 1, 1, 1]`."""
@@ -750,12 +780,12 @@ def _conv_forward(n: int) -> Forward:
         if isinstance(groups, tuple):
             raise NotKnown
         per_group = in_channels // groups if in_channels is not None else None
-        padding = _static_or_none(module, 4)  # a plain int: unknown, like the kernel below
-        try:
+        padding = _static_or_none(module, 4)
+        try:  # an item that is a plain int leaves its dim unknown, the other dims are computed
             kernel = module.sizes_per_dim(2, n)
             mode = _padding_mode(padding)
-            geometry = _Geometry(module.strides(3), mode or module.int_or_ints(4), module.int_or_ints(5))
-        except NotKnown:  # built from plain ints: the spatial sizes are unknown, the rest is checked
+            geometry = _Geometry(module.strides_per_dim(3), mode or module.per_dim(4), module.per_dim(5))
+        except NotKnown:  # not ints: the spatial sizes are unknown, the rest is checked
             kernel, geometry = (None,) * n, _Geometry.unknown(padding)
         return module.scope.tensor_type(
             rules.conv_nd(
@@ -782,11 +812,11 @@ def _conv_transpose_forward(n: int) -> Forward:
         if not isinstance(groups, int):
             raise NotKnown
         per_group = out_channels // groups if out_channels is not None else None
-        try:
+        try:  # an item that is a plain int leaves its dim unknown, the other dims are computed
             kernel = module.sizes_per_dim(2, n)
-            stride, padding = module.int_or_ints(3), module.int_or_ints(4)
-            output_padding, dilation = module.int_or_ints(7), module.int_or_ints(5)
-        except NotKnown:  # built from plain ints: the spatial sizes are unknown, the rest is checked
+            stride, padding = module.per_dim(3), module.per_dim(4)
+            output_padding, dilation = module.per_dim(7), module.per_dim(5)
+        except NotKnown:  # not ints: the spatial sizes are unknown, the rest is checked
             kernel, stride, padding, output_padding, dilation = (None,) * n, 1, 0, 0, 1
         return module.scope.tensor_type(
             rules.conv_transpose_nd(
@@ -809,7 +839,7 @@ def _conv_transpose_forward(n: int) -> Forward:
 class _Geometry:
     """A convolution's stride, padding and dilation."""
 
-    stride: rules.Stride | tuple[rules.Stride, ...]
+    stride: rules.StrideOrTuple
     padding: rules.IntOrTuple | Literal["same", "valid"]
     dilation: rules.IntOrTuple
 
@@ -828,18 +858,25 @@ def _padding_mode(padding: object) -> Literal["same", "valid"] | None:
     return None
 
 
-_StrideArg = rules.Stride | tuple[rules.Stride, ...]
-_PoolArgs = tuple[_StrideArg, _StrideArg | None, rules.IntOrTuple, rules.IntOrTuple, bool]
+_PoolArgs = tuple[rules.StrideOrTuple, rules.StrideOrTuple | None, rules.IntOrTuple, rules.IntOrTuple, bool]
 
 
 def _pooled(input: MaybeShape, n: int, kind: Literal["max", "avg", "lp"], read: Callable[[], _PoolArgs]) -> MaybeShape:
-    """`rules.pool_nd` with the arguments `read` gives; when one is not known (an int of unknown
-    value), the spatial sizes of the result are unknown and the rest is checked."""
+    """`rules.pool_nd` with the arguments `read` gives (an item that is a plain int leaves its dim
+    unknown); when one is not known otherwise, the spatial sizes of the result are unknown and the
+    rest is checked."""
     try:
         kernel, stride, padding, dilation, ceil_mode = read()
     except NotKnown:
         return rules.pool_nd_unknown(input, n=n, kind=kind)
     return rules.pool_nd(input, kernel, stride, padding, dilation, ceil_mode, n=n, kind=kind)
+
+
+def _pool_stride(module: Module, index: int) -> rules.StrideOrTuple | None:
+    """A pool's stride: None (the kernel size) where not given."""
+    if isinstance(get_proper_type(module.args[index]), NoneType):
+        return None
+    return module.strides_per_dim(index)
 
 
 def _max_pool_forward(n: int) -> Forward:
@@ -849,10 +886,10 @@ def _max_pool_forward(n: int) -> Forward:
             n,
             "max",
             lambda: (
-                module.strides(0),
-                None if module.static(1) is None else module.strides(1),
-                module.int_or_ints(2),
-                module.int_or_ints(3),
+                module.strides_per_dim(0),
+                _pool_stride(module, 1),
+                module.per_dim(2),
+                module.per_dim(3),
                 _flag(module.static(4)),
             ),
         )
@@ -877,9 +914,9 @@ def _averaging_pool_forward(n: int, kind: Literal["avg", "lp"]) -> Forward:
             n,
             kind,
             lambda: (
-                module.strides(0),
-                None if module.static(1) is None else module.strides(1),
-                module.int_or_ints(2) if padded else 0,
+                module.strides_per_dim(0),
+                _pool_stride(module, 1),
+                module.per_dim(2) if padded else 0,
                 1,
                 _flag(module.static(ceil_mode)),
             ),

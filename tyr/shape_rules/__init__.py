@@ -46,6 +46,8 @@ from tyr.shape_rules.concat import (
 from tyr.shape_rules.conv import (
     IntOrTuple,
     Stride,
+    StrideItem,
+    StrideOrTuple,
     adaptive_pool_nd,
     affine_grid,
     conv_nd,
@@ -189,6 +191,8 @@ __all__ = [
     "Ints",
     "IntOrTuple",
     "Stride",
+    "StrideItem",
+    "StrideOrTuple",
     "MaybeShape",
     "Reduction",
     "Shape",

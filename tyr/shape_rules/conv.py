@@ -28,22 +28,28 @@ from tyr.shape_rules.core import (
     rank,
     show,
     show_shape,
-    show_sizes,
     sizes,
     variadic_index,
 )
 
-IntOrTuple = Union[int, Sequence[int]]
-"""A per-spatial-dim argument: one int for every dim, or one per dim."""
+IntOrTuple = Union[int, Unknown, Sequence[Union[int, Unknown]]]
+"""A per-spatial-dim argument: one int for every dim, or one per dim.  `UNKNOWN` is an int of
+unknown value (`padding=(k // 2, 0)` with a plain-int `k`): it makes only its dim's output size
+unknown, and the checks that need it are skipped for that dim; `UNKNOWN` for the whole argument
+makes every dim's so."""
 
 Stride = Union[int, Expr]
 """A stride or a number of groups: an int, or a size (`nn.Conv2d(3, d, kernel_size=p, stride=p)`)."""
 
-StrideOrTuple = Union[Stride, Sequence[Stride]]
+StrideItem = Union[Stride, Unknown]
+"""A stride or kernel size of one spatial dim: an int, a size, or `UNKNOWN`."""
+
+StrideOrTuple = Union[Stride, Unknown, Sequence[StrideItem]]
 
 
 def _per_dim(value: Any, n: int, name: str, op: str) -> tuple[Any, ...]:
-    if isinstance(value, (int, Expr)):
+    """One item per spatial dim (each may be `UNKNOWN`)."""
+    if isinstance(value, (int, Expr, Unknown)):
         return (value,) * n
     values = tuple(value)
     if len(values) == 1:
@@ -110,20 +116,29 @@ def _batch_size(batch: Shape) -> Size:
     return None if isinstance(item, Variadic) else item
 
 
-def _check_params(op: str, strides: tuple[Stride, ...], pads: tuple[int, ...], dilations: tuple[int, ...],
-                  groups: Stride) -> None:
-    if any(p < 0 for p in pads):
-        raise ShapeRuleError(f"{op}: padding must be non-negative, got {list(pads)}")
+def _check_params(op: str, strides: tuple[StrideItem, ...], pads: tuple[int | Unknown, ...],
+                  dilations: tuple[int | Unknown, ...], groups: Stride) -> None:
+    """The checks on each dim's stride, padding and dilation that do not need the input; an
+    item of unknown value is not checked."""
+    if any(not isinstance(p, Unknown) and p < 0 for p in pads):
+        raise ShapeRuleError(f"{op}: padding must be non-negative, got {_show_items(pads)}")
     if any((c := _const(s)) is not None and c <= 0 for s in strides):
-        raise ShapeRuleError(f"{op}: strides must be positive, got {[show(as_size(s)) for s in strides]}")
-    if any(d < 0 for d in dilations):
-        raise ShapeRuleError(f"{op}: dilation must be positive, got {list(dilations)}")
+        raise ShapeRuleError(f"{op}: strides must be positive, got {_show_items(strides)}")
+    if any(not isinstance(d, Unknown) and d < 0 for d in dilations):
+        raise ShapeRuleError(f"{op}: dilation must be positive, got {_show_items(dilations)}")
     value = _const(groups)
     if value is not None and value <= 0:
         raise ShapeRuleError(f"{op}: groups must be positive, got {value}")
 
 
-def _const(value: Stride) -> int | None:
+def _show_items(items: Sequence[StrideItem]) -> str:
+    """Per-dim items as a list, `[?, 0]` with one of unknown value."""
+    return "[" + ", ".join("?" if isinstance(i, Unknown) else show(as_size(i)) for i in items) + "]"
+
+
+def _const(value: StrideItem) -> int | None:
+    if isinstance(value, Unknown):
+        return None
     return value if isinstance(value, int) else value.const_value
 
 
@@ -168,6 +183,11 @@ def conv_nd(
     torch takes a shortcut for an input with no batch (`N == 0`) or no channels
     (`C_in == 0`), and the rule follows it: kernel sizes, dilations and spatial sizes may
     then be 0, and with no input channels the output has none either.
+
+    A stride, padding or dilation item may be `UNKNOWN` (and a kernel size in the weight
+    None): that dim's output size is then unknown and the checks that need the item are
+    skipped for it; the other dims are computed and checked as usual.  Under `"same"` a
+    stride that is not known to be 1 must be 1 for torch to accept it, so it keeps `L`.
     """
     op = f"conv{n}d"
     strides = _per_dim(stride, n, "stride", op)
@@ -180,9 +200,8 @@ def conv_nd(
     else:
         pads = _per_dim(padding, n, "padding", op)
     _check_params(op, strides, pads, dilations, groups)
-    if same and any(_const(s) != 1 for s in strides):
-        if any(_const(s) is None for s in strides):
-            return None  # a symbolic stride may be 1
+    if same and any(c is not None and c != 1 for c in map(_const, strides)):
+        # a stride of unknown value is 1 wherever torch accepts the call, which keeps L
         raise ShapeRuleError(f"{op}: padding='same' is not supported for strided convolutions")
     w = _check_weight(op, weight, n, "C_out, C_in/groups")
     parts = None if input is None else _split_input(input, n, op)
@@ -204,14 +223,24 @@ def conv_nd(
         channels = expected
     out: list[Size] = []
     for i, (size, k) in enumerate(zip(spatial, kernel)):
-        extent = None if k is None else dilations[i] * (k - 1) + 1
-        padded = None if size is None else size + 2 * pads[i] if not same or extent is None else size + extent - 1
+        stride_i, pad, dilation_i = strides[i], pads[i], dilations[i]
+        extent = None if k is None or isinstance(dilation_i, Unknown) else dilation_i * (k - 1) + 1
+        padded: Size
+        if same:
+            padded = None if size is None or extent is None else size + extent - 1
+        else:
+            padded = None if size is None or isinstance(pad, Unknown) else size + 2 * pad
         if padded is not None and extent is not None and _known_negative(padded - extent):
             raise ShapeRuleError(
                 f"{op}: spatial dim {i} of the input ({show(size)}, padded to {show(padded)}) is smaller than the "
                 f"dilated kernel ({show(extent)})"
             )
-        out.append(size if same else conv_output_size(size, k, strides[i], pads[i], dilations[i]))
+        if same:
+            out.append(size)
+        elif isinstance(stride_i, Unknown) or isinstance(pad, Unknown) or isinstance(dilation_i, Unknown):
+            out.append(None)
+        else:
+            out.append(conv_output_size(size, k, stride_i, pad, dilation_i))
     # torch's shortcut for inputs with no batch or no channels
     batch_size = _batch_size(batch)
     has_batch, has_channels = _positive(batch_size), _positive(channels)
@@ -265,7 +294,8 @@ def conv_transpose_nd(
     input's spatial sizes must not be 0.  (With an empty batch torch skips those checks
     except that the sizes may not be negative.)  An output size of exactly 0, or a dilation
     of 0, is accepted by some of torch's kernels and not others, so the result is then
-    unknown.
+    unknown.  A stride, padding, output_padding or dilation item may be `UNKNOWN`: that dim's
+    output size is then unknown and the checks that need the item are skipped for it.
     """
     op = f"conv_transpose{n}d"
     strides = _per_dim(stride, n, "stride", op)
@@ -273,8 +303,8 @@ def conv_transpose_nd(
     extra = _per_dim(output_padding, n, "output_padding", op)
     dilations = _per_dim(dilation, n, "dilation", op)
     _check_params(op, strides, pads, dilations, groups)
-    if any(p < 0 for p in extra):
-        raise ShapeRuleError(f"{op}: output_padding must be non-negative, got {list(extra)}")
+    if any(not isinstance(p, Unknown) and p < 0 for p in extra):
+        raise ShapeRuleError(f"{op}: output_padding must be non-negative, got {_show_items(extra)}")
     w = _check_weight(op, weight, n, "C_in, C_out/groups")
     parts = None if input is None else _split_input(input, n, op)
     if w is None or weight is None:
@@ -298,19 +328,22 @@ def conv_transpose_nd(
         return None  # torch's oneDNN kernel runs some of these, its reference kernel refuses them all
     if full:
         for e, s, d in zip(extra, strides, dilations):
-            if e >= s and e >= d:
+            if not isinstance(e, Unknown) and not isinstance(s, Unknown) and not isinstance(d, Unknown) and \
+                    e >= s and e >= d:
                 raise ShapeRuleError(
-                    f"{op}: output_padding {list(extra)} must be smaller than the stride {list(strides)} or the "
-                    f"dilation {list(dilations)}"
+                    f"{op}: output_padding {_show_items(extra)} must be smaller than the stride "
+                    f"{_show_items(strides)} or the dilation {_show_items(dilations)}"
                 )
         if any(const_of(s) == 0 for s in spatial):
             raise ShapeRuleError(f"{op}: the input {show_shape(input)} is empty in a spatial dim")
     out: list[Size] = []
     for i, (size, k) in enumerate(zip(spatial, kernel)):
-        if size is None or k is None:
+        stride_i, pad, extra_i, dilation_i = strides[i], pads[i], extra[i], dilations[i]
+        if (size is None or k is None or isinstance(stride_i, Unknown) or isinstance(pad, Unknown)
+                or isinstance(extra_i, Unknown) or isinstance(dilation_i, Unknown)):
             out.append(None)
             continue
-        length = (size - 1) * strides[i] - 2 * pads[i] + dilations[i] * (k - 1) + extra[i] + 1
+        length = (size - 1) * stride_i - 2 * pad + dilation_i * (k - 1) + extra_i + 1
         value = const_of(length)
         if value is not None and value < 0:
             raise ShapeRuleError(f"{op}: spatial dim {i} of the output would be {length}; too small")
@@ -369,10 +402,12 @@ def pool_nd(
     `input` is `(N, C, *spatial)` or `(C, *spatial)`, every dim but N non-empty; `stride`
     defaults to `kernel_size`.  Each spatial size becomes `pool_output_size(...)`, which
     must be at least 1; padding may be at most half the kernel.  (`return_indices=True`
-    gives two tensors of this shape.)  A kernel or stride may be a size (a `Dim`).
+    gives two tensors of this shape.)  A kernel or stride may be a size (a `Dim`).  A kernel,
+    stride, padding or dilation item may be `UNKNOWN`: that dim's output size is then unknown
+    and the checks that need the item are skipped for it.
     """
     op = f"{kind}_pool{n}d"
-    if kind == "lp" and not isinstance(kernel_size, (int, Expr)) and (n == 1 or len(kernel_size) != n):
+    if kind == "lp" and not isinstance(kernel_size, (int, Expr, Unknown)) and (n == 1 or len(kernel_size) != n):
         # lp_pool1d multiplies by its kernel size, lp_pool2d/3d unpack exactly n of them
         raise ShapeRuleError(f"{op}: kernel_size must be a single int{'' if n == 1 else f' or {n} ints'}, "
                              f"got {list(kernel_size)}")
@@ -381,15 +416,15 @@ def pool_nd(
     strides = kernels if no_stride else tuple(map(_int_if_constant, _per_dim(stride, n, "stride", op)))
     pads = _per_dim(padding, n, "padding", op)
     dilations = _per_dim(dilation, n, "dilation", op)
-    if any(_at_most_zero(k) for k in (*kernels, *strides)) or any(d <= 0 for d in dilations):
+    if any(_at_most_zero(k) for k in (*kernels, *strides)) or any(not isinstance(d, Unknown) and d <= 0 for d in dilations):
         raise ShapeRuleError(
-            f"{op}: kernel_size {show_sizes(kernels)}, stride {show_sizes(strides)} and dilation {list(dilations)} must "
-            f"be positive"
+            f"{op}: kernel_size {_show_items(kernels)}, stride {_show_items(strides)} and dilation "
+            f"{_show_items(dilations)} must be positive"
         )
     for k, p in zip(kernels, pads):
-        if p < 0 or _more_than_half(p, k):
+        if not isinstance(p, Unknown) and (p < 0 or not isinstance(k, Unknown) and _more_than_half(p, k)):
             raise ShapeRuleError(
-                f"{op}: padding {list(pads)} must be between 0 and half of kernel_size {show_sizes(kernels)}"
+                f"{op}: padding {_show_items(pads)} must be between 0 and half of kernel_size {_show_items(kernels)}"
             )
     if input is None:
         return None
@@ -402,29 +437,36 @@ def pool_nd(
             raise ShapeRuleError(f"{op}: the input {show_shape(input)} is empty in a dim other than the batch")
     out: list[Size] = []
     for i, size in enumerate(spatial):
-        length = pool_output_size(size, kernels[i], strides[i], pads[i], dilations[i], ceil_mode)
+        k, stride_i, pad, dilation_i = kernels[i], strides[i], pads[i], dilations[i]
+        if isinstance(k, Unknown) or isinstance(pad, Unknown) or isinstance(dilation_i, Unknown):
+            out.append(None)  # nothing to check without the window or the padding
+            continue
+        if isinstance(stride_i, Unknown):
+            length = None
+        else:
+            length = pool_output_size(size, k, stride_i, pad, dilation_i, ceil_mode)
         value = const_of(length)
         if value is not None and value < 1:
             raise ShapeRuleError(
                 f"{op}: spatial dim {i} of the input ({show(size)}) leaves an output of size {length}; too small"
             )
-        extent = dilations[i] * (kernels[i] - 1) + 1
-        if not ceil_mode and size is not None and (lower_bound(-size + extent - 2 * pads[i]) or 0) >= 1:
+        extent = dilation_i * (k - 1) + 1
+        if not ceil_mode and size is not None and (lower_bound(-size + extent - 2 * pad) or 0) >= 1:
             # rounded down, a window longer than the padded input leaves nothing, at every size
             raise ShapeRuleError(
-                f"{op}: spatial dim {i} of the input ({show(size)}, padded by {pads[i]} on each side) is shorter "
+                f"{op}: spatial dim {i} of the input ({show(size)}, padded by {pad} on each side) is shorter "
                 f"than the pooling window ({show(as_size(extent))}); the output would be empty"
             )
         out.append(length)
     return (*batch, channels, *out)
 
 
-def _int_if_constant(value: Stride) -> Stride:
+def _int_if_constant(value: StrideItem) -> StrideItem:
     c = _const(value)
     return value if c is None else c
 
 
-def _at_most_zero(value: Stride) -> bool:
+def _at_most_zero(value: StrideItem) -> bool:
     c = _const(value)
     return c is not None and c <= 0
 
@@ -508,15 +550,35 @@ def _after(shape: Shape) -> int:
     return len(shape) if v is None else len(shape) - v - 1
 
 
-def _pairs(op: str, *values: IntOrTuple) -> list[tuple[int, ...]]:
-    """kernel_size, dilation, padding and stride of `F.unfold`/`F.fold`: each an int or exactly two ints."""
-    out: list[tuple[int, ...]] = []
+def _pairs(op: str, *values: IntOrTuple) -> list[tuple[int | Unknown, ...]]:
+    """kernel_size, dilation, padding and stride of `F.unfold`/`F.fold`: each an int or exactly two
+    ints (an item may be `UNKNOWN`); the checks torch makes on the items that are known."""
+    out: list[tuple[int | Unknown, ...]] = []
     for value, name in zip(values, ("kernel_size", "dilation", "padding", "stride")):
-        pair: tuple[int, ...] = (value, value) if isinstance(value, int) else tuple(value)
+        pair: tuple[int | Unknown, ...] = (value, value) if isinstance(value, (int, Unknown)) else tuple(value)
         if len(pair) != 2:
-            raise ShapeRuleError(f"{op}: {name} must be an int or two ints, got {list(pair)}")
+            raise ShapeRuleError(f"{op}: {name} must be an int or two ints, got {_show_items(pair)}")
         out.append(pair)
+    kernels, dilations, pads, strides = out
+    if any(_at_most_zero(v) for v in (*kernels, *dilations, *strides)):
+        raise ShapeRuleError(f"{op}: kernel_size, dilation and stride must be positive")
+    if any(not isinstance(p, Unknown) and p < 0 for p in pads):
+        raise ShapeRuleError(f"{op}: padding must be non-negative, got {_show_items(pads)}")
     return out
+
+
+def _blocks_along(size: Size, k: int | Unknown, d: int | Unknown, p: int | Unknown,
+                  s: int | Unknown) -> Size:
+    """The number of blocks `F.unfold` takes along one dim (None where an item is unknown)."""
+    if isinstance(k, Unknown) or isinstance(d, Unknown) or isinstance(p, Unknown) or isinstance(s, Unknown):
+        return None
+    return conv_output_size(size, const(k), s, p, d)
+
+
+def _area(kernels: Sequence[int | Unknown]) -> int | None:
+    """`kh*kw`, None where a kernel size is unknown."""
+    kh, kw = kernels
+    return None if isinstance(kh, Unknown) or isinstance(kw, Unknown) else kh * kw
 
 
 def unfold_patches(
@@ -526,14 +588,11 @@ def unfold_patches(
     """`F.unfold(input, kernel_size, dilation, padding, stride)` (im2col): `(N, C, H, W)` to `(N, C*kh*kw, L)`.
 
     `L` is the number of blocks, the product of the two conv output lengths, each at least
-    1; an unbatched `(C, H, W)` gives `(C*kh*kw, L)`.
+    1; an unbatched `(C, H, W)` gives `(C*kh*kw, L)`.  An item of unknown value (`UNKNOWN`)
+    leaves what needs it unknown, and its dim unchecked.
     """
     op = "unfold"
     kernels, dilations, pads, strides = _pairs(op, kernel_size, dilation, padding, stride)
-    if any(k <= 0 for k in kernels) or any(d <= 0 for d in dilations) or any(s <= 0 for s in strides):
-        raise ShapeRuleError(f"{op}: kernel_size, dilation and stride must be positive")
-    if any(p < 0 for p in pads):
-        raise ShapeRuleError(f"{op}: padding must be non-negative, got {list(pads)}")
     if input is None:
         return None
     r = rank(input)
@@ -547,11 +606,14 @@ def unfold_patches(
             raise ShapeRuleError(f"{op}: the input {show_shape(input)} is empty in a dim other than the batch")
     blocks: Size = const(1)
     for size, k, d, p_, s_ in zip((h, w), kernels, dilations, pads, strides):
-        length = conv_output_size(size, const(k), s_, p_, d)
+        length = _blocks_along(size, k, d, p_, s_)
         if _below_one(length):
-            raise ShapeRuleError(f"{op}: the input {show_shape(input)} is too small for kernel {list(kernels)}")
+            raise ShapeRuleError(
+                f"{op}: the input {show_shape(input)} is too small for kernel {_show_items(kernels)}"
+            )
         blocks = None if blocks is None or length is None else blocks * length
-    return (*batch, None if channels is None else channels * kernels[0] * kernels[1], blocks)
+    area = _area(kernels)
+    return (*batch, None if channels is None or area is None else channels * area, blocks)
 
 
 def fold_patches(
@@ -561,14 +623,11 @@ def fold_patches(
     """`F.fold(input, output_size, kernel_size, ...)` (col2im): `(N, C*kh*kw, L)` to `(N, C, *output_size)`.
 
     The second-to-last dim must divide by `kh*kw`, and `L` must be the number of blocks
-    `output_size` holds (as `F.unfold` counts them).
+    `output_size` holds (as `F.unfold` counts them).  An item of unknown value (`UNKNOWN`)
+    leaves what needs it unknown, and unchecked.
     """
     op = "fold"
     kernels, dilations, pads, strides = _pairs(op, kernel_size, dilation, padding, stride)
-    if any(k <= 0 for k in kernels) or any(d <= 0 for d in dilations) or any(s <= 0 for s in strides):
-        raise ShapeRuleError(f"{op}: kernel_size, dilation and stride must be positive")
-    if any(p < 0 for p in pads):
-        raise ShapeRuleError(f"{op}: padding must be non-negative, got {list(pads)}")
     out = [as_size(s) for s in output_size] if isinstance(output_size, Sequence) else [as_size(output_size)] * 2
     if len(out) != 2:
         raise ShapeRuleError(f"{op}: output_size must have 2 sizes, got {len(out)}")
@@ -584,22 +643,24 @@ def fold_patches(
     *batch, columns, count = sizes(input)
     if const_of(columns) == 0 or const_of(count) == 0:
         raise ShapeRuleError(f"{op}: the input {show_shape(input)} is empty in a dim other than the batch")
-    area = kernels[0] * kernels[1]
+    area = _area(kernels)
     c = const_of(columns)
-    if c is not None and c % area:
+    if c is not None and area is not None and c % area:
         raise ShapeRuleError(f"{op}: dim -2 of the input ({c}) must divide by the kernel's {area} elements")
     blocks: Size = const(1)
     for size, k, d, p_, s_ in zip(out, kernels, dilations, pads, strides):
-        length = conv_output_size(size, const(k), s_, p_, d)
+        length = _blocks_along(size, k, d, p_, s_)
         if _below_one(length):
-            raise ShapeRuleError(f"{op}: output_size {show_shape(tuple(out))} holds no block of kernel {list(kernels)}")
+            raise ShapeRuleError(
+                f"{op}: output_size {show_shape(tuple(out))} holds no block of kernel {_show_items(kernels)}"
+            )
         blocks = None if blocks is None or length is None else blocks * length
     if differ(count, blocks):
         raise ShapeRuleError(
             f"{op}: dim -1 of the input ({show(count)}) must be the number of blocks, {show(blocks)}, that "
             f"output_size {show_shape(tuple(out))} holds"
         )
-    return (*batch, None if columns is None else columns // area, *out)
+    return (*batch, None if columns is None or area is None else columns // area, *out)
 
 
 def grid_sample(input: MaybeShape, grid: MaybeShape) -> MaybeShape:
