@@ -330,3 +330,19 @@ def test_a_quotient_of_a_product_divided_again_names_no_factor() -> None:
     for h, dh in [(2, 8), (3, 4), (4, 12)]:
         assert size.evaluate({"H": h, "Dh": dh}) == h * (2 * ((h * dh // 2 // h + 1) // 2 // 2))
     assert ("H", parse("2*H")) not in parse("H * Dh // 2 // H").facts
+
+
+def test_a_product_of_quotients_divided_names_no_factor() -> None:
+    """`((D//2)*(T//H))//H` says that `H` divides the product, not which factor: at D=2, T=8, H=4 it is
+    1, where noting `D` a multiple of `H` made `H*` it `T*(D//H)`, 0 (red team 9's fuzzer)."""
+    size = parse("H * ((D + 1) // 2 * (2 * T // H) // H)")
+    for d, t, h in [(2, 8, 4), (16, 8, 2), (6, 4, 2)]:  # each division exact, as §6 has it
+        assert size.evaluate({"D": d, "T": t, "H": h}) == h * ((d + 1) // 2 * (2 * t // h) // h)
+    assert ("D", parse("H")) not in size.facts
+
+
+def test_a_symbols_own_divisor_simplifies_where_its_divisors_have_no_common_multiple() -> None:
+    """`D` even and a multiple of `H` has no one divisor that is a multiple of the other, but
+    `H*(D//H)` divides `D` by `H` alone: it is `D`, whatever else is known of `D`."""
+    assert parse("H * (2 * ((2 * D + 1) // 2 // 2) // H)") == parse("D")
+    assert sizes_equal(parse("H * (2 * (D // 2) // H)"), parse("D"))

@@ -530,15 +530,17 @@ def _facts_of(e: Expr, path: Expr | None, found: dict[str, list[Expr]], *, sized
 
 def _divides_as_a_whole(atom: FloorDiv) -> bool:
     """Whether a division says only that its divisor divides the dividend as a whole: a product of
-    symbols (`(B*T)//6`), or a symbol times a constant divided by a size with symbols (`(2*D)//B`:
-    at B=4, D=6 it is 3, and `2*(D//B)` would be 2).  A constant divisor is no such case: once the
-    common factor is gone (`(2*D)//4` is `D//2`), 3 divides `2*D` only where it divides `D`."""
-    if _is_product(atom.num):
-        return True
-    if len(atom.num.terms) != 1 or atom.den.const_value is not None:
+    two or more factors, symbols or quotients (`(B*T)//6`; `((D//2)*(T//H))//H`, which at D=2, T=8,
+    H=4 is 1 while `(T//H)*(D//2//H)` is 0), or one factor times a constant divided by a size with
+    symbols (`(2*D)//B`: at B=4, D=6 it is 3, and `2*(D//B)` would be 2).  A constant divisor of one
+    factor is no such case: once the common factor is gone (`(2*D)//4` is `D//2`), 3 divides `2*D`
+    only where it divides `D`."""
+    if len(atom.num.terms) != 1:
         return False
     mono, coeff = atom.num.terms[0]
-    return abs(coeff) != 1 and len(mono) == 1 and isinstance(mono[0], str)
+    if len(mono) >= 2:
+        return True
+    return abs(coeff) != 1 and len(mono) == 1 and atom.den.const_value is None
 
 
 def _is_product(e: Expr) -> bool:
@@ -613,18 +615,23 @@ def _expand(exprs: Sequence[Expr]) -> tuple[list[Expr], list[_Fact]]:
     Each symbol `S` that the expressions divide is written as `m * S~k`, where `m` is
     the one divisor of `S` that all its other divisors divide (a multiple of 2 and of
     3 is a multiple of 6; of `H` and `2*H`, of `2*H`); the divisions then become
-    exact and disappear.  A symbol whose divisors have no such common multiple (2 and
-    `H`) keeps its divisions.
+    exact and disappear.  Where the divisors have no such common multiple (2 and `H`),
+    the divisors the expressions themselves divide `S` by are used, if they have one:
+    `H*(D//H)` is `D` even where `D` is also known to be even; else its constant divisors
+    (any one fact is true, so writing `S` as a multiple of it is sound).  Otherwise `S`
+    keeps its divisions.
     """
     found: dict[str, list[Expr]] = {}
+    written: dict[str, list[Expr]] = {}
     for e in exprs:
         for name, divisor in e.facts:
-            divisors = found.setdefault(name, [])
-            if divisor not in divisors:
-                divisors.append(divisor)
+            _note(found, name, divisor)
         if e.has_division:
             _facts_of(e, None, found)
-    multiples = {name: m for name, divisors in found.items() if (m := _common_multiple(divisors)) is not None}
+            _facts_of(e, None, written)
+    multiples = {
+        name: m for name, divisors in found.items() if (m := _a_common_multiple(divisors, written.get(name, []))) is not None
+    }
     work = list(exprs)
     facts: list[_Fact] = []
     for name in _substitution_order(multiples):
@@ -632,6 +639,15 @@ def _expand(exprs: Sequence[Expr]) -> tuple[list[Expr], list[_Fact]]:
         facts.append(fact)
         work = [_substitute(e, {name: _mul(fact.divisor, sym(fact.fresh))}) for e in work]
     return work, facts
+
+
+def _a_common_multiple(divisors: Sequence[Expr], written: Sequence[Expr]) -> Expr | None:
+    """What to write a symbol as a multiple of: the common multiple of all its `divisors`, else of
+    those its expression divides it by (`written`), else the lcm of its constant divisors."""
+    for candidates in (divisors, written, [d for d in divisors if d.const_value is not None]):
+        if candidates and (m := _common_multiple(candidates)) is not None:
+            return m
+    return None
 
 
 def _common_multiple(divisors: Sequence[Expr]) -> Expr | None:
@@ -710,9 +726,8 @@ def _collapse_fact(e: Expr, fact: _Fact) -> Expr:
             if isinstance(atom, str):
                 term = _mul(term, sym(atom))
             else:
-                # a division that stayed keeps `symbol // divisor` as it is: folding `2*(B//2)` into
-                # `B` inside it would make it divide `B` itself, which nobody wrote
-                term = _mul(term, _substitute(_atom(atom.num, atom.den), {fact.fresh: quotient}))
+                # a division that stayed is written back the same way: `(3*B~0)//H` is `B//H`
+                term = _mul(term, _atom(_collapse_fact(atom.num, fact), _collapse_fact(atom.den, fact)))
         for _ in range(whole):
             term = _mul(term, sym(fact.symbol))
         for i in range(power - whole):
