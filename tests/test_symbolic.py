@@ -330,6 +330,9 @@ def test_a_quotient_of_a_product_divided_again_names_no_factor() -> None:
     for h, dh in [(2, 8), (3, 4), (4, 12)]:
         assert size.evaluate({"H": h, "Dh": dh}) == h * (2 * ((h * dh // 2 // h + 1) // 2 // 2))
     assert ("H", parse("2*H")) not in parse("H * Dh // 2 // H").facts
+    # nor when it is divided once more: noting `Dh` a multiple of `2*H` made this 0 at H=3, Dh=4
+    for h, dh in [(3, 4), (2, 4), (3, 8)]:
+        assert parse("H * Dh // 2 // H // 2").evaluate({"H": h, "Dh": dh}) == h * dh // 2 // h // 2
 
 
 def test_a_product_of_quotients_divided_names_no_factor() -> None:

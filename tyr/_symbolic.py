@@ -506,10 +506,10 @@ def _facts_of(e: Expr, path: Expr | None, found: dict[str, list[Expr]], *, sized
                 # a multiple (at B=3, T=4 its size is 2; `T*(B//6)` would be 0).  It stays as it is.
                 _facts_of(atom.num, None, found, sized=sized)
                 continue
-            quotient = _whole_division(atom.num)
-            if quotient is not None and _divides_as_a_whole(quotient):
-                # `((Dh*H)//2)//H` divides the quotient of a product: as for the product, no factor is taken
-                # to be a multiple (noting `H` a multiple of `2*H` made the size 0)
+            quotient = _whole_division(atom.num) or _coprime_multiple_of_division(atom.num, atom.den)
+            if quotient is not None and _a_quotient_of_a_product(quotient):
+                # `((Dh*H)//2)//H` and `(((Dh*H)//2)//H)//2` divide the quotient of a product: as for the
+                # product, no factor is taken to be a multiple (noting `H` a multiple of `2*H` made a size 0)
                 _facts_of(atom.num, None, found, sized=sized)
                 continue
             for name in _dividend_symbols(atom.num):
@@ -541,6 +541,17 @@ def _divides_as_a_whole(atom: FloorDiv) -> bool:
     if len(mono) >= 2:
         return True
     return abs(coeff) != 1 and len(mono) == 1 and atom.den.const_value is None
+
+
+def _a_quotient_of_a_product(division: FloorDiv) -> bool:
+    """Whether `division` is a chain of divisions whose innermost dividend is divided as a whole:
+    `(B*T)//6`, `((Dh*H)//2)//H`."""
+    while not _divides_as_a_whole(division):
+        inner = _whole_division(division.num)
+        if inner is None:
+            return False
+        division = inner
+    return True
 
 
 def _is_product(e: Expr) -> bool:
