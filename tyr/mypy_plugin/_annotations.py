@@ -82,8 +82,9 @@ def analyze_tensor_alias(ctx: AnalyzeTypeContext, fullname: str, lookup: Lookup,
     assert isinstance(alias, TypeAlias)
     t = ctx.type
     scope = Scope(lookup)
-    if not t.args:
-        return ctx.api.analyze_type(UnboundType(fullname, [], line=t.line, column=t.column))
+    if not t.args:  # bare, as mypy reads a generic alias: every size unknown
+        unknown = AnyType(TypeOfAny.from_omitted_generics)
+        return normalise(expand_type(alias.target, {var.id: unknown for var in alias.alias_tvars}), scope)
     if len(t.args) != len(alias.alias_tvars):
         ctx.api.fail(
             f'Type alias "{alias.name}" expects {len(alias.alias_tvars)} sizes, {len(t.args)} given',
@@ -171,6 +172,8 @@ def _analyze_dim(arg: Type, ctx: AnalyzeTypeContext, scope: Scope, type_name: st
             return analyzed
     elif isinstance(proper, TypeVarType):
         return analyzed
+    elif isinstance(proper, UnboundType) and getattr(ctx.api, "allow_unbound_tvars", False):
+        return analyzed  # a type variable of an alias being defined (`State = tuple[Tensor[B, D], ...]`): mypy binds it
     elif isinstance(proper, LiteralType):
         if type(proper.value) is int and proper.fallback.type.fullname == _names.INT:
             if proper.value < 0:
