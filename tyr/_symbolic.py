@@ -36,6 +36,14 @@ Atom = Union[str, "FloorDiv"]
 Monomial = tuple[Atom, ...]  # sorted by `_atom_key`; () is the constant monomial
 
 
+_LARGEST_COEFFICIENT = 10**1000
+"""No size has such a coefficient; rewriting under facts that feed each other can build one."""
+
+
+class SizeTooLarge(ArithmeticError):
+    """A normal form grew a coefficient past `_LARGEST_COEFFICIENT`: it is given up (the size stays as it was)."""
+
+
 class ExprSyntaxError(ValueError):
     """A dimension string uses something other than names, ints, `+ - * //` and parentheses."""
 
@@ -78,6 +86,8 @@ class Expr:
     @staticmethod
     def _from_dict(acc: Mapping[Monomial, int]) -> Expr:
         items = [(m, c) for m, c in acc.items() if c != 0]
+        if any(abs(c) > _LARGEST_COEFFICIENT for _, c in items):
+            raise SizeTooLarge
         items.sort(key=lambda mc: _monomial_key(mc[0]))
         return Expr(tuple(items))
 
@@ -506,7 +516,7 @@ def _facts_of(e: Expr, path: Expr | None, found: dict[str, list[Expr]], *, sized
                 # a multiple (at B=3, T=4 its size is 2; `T*(B//6)` would be 0).  It stays as it is.
                 _facts_of(atom.num, None, found, sized=sized)
                 continue
-            quotient = _whole_division(atom.num) or _coprime_multiple_of_division(atom.num, atom.den)
+            quotient = _whole_division(atom.num)
             if quotient is not None and _a_quotient_of_a_product(quotient):
                 # `((Dh*H)//2)//H` and `(((Dh*H)//2)//H)//2` divide the quotient of a product: as for the
                 # product, no factor is taken to be a multiple (noting `H` a multiple of `2*H` made a size 0)
@@ -655,7 +665,7 @@ def _expand(exprs: Sequence[Expr]) -> tuple[list[Expr], list[_Fact]]:
 def _a_common_multiple(divisors: Sequence[Expr], written: Sequence[Expr]) -> Expr | None:
     """What to write a symbol as a multiple of: the common multiple of all its `divisors`, else of
     those its expression divides it by (`written`), else the lcm of its constant divisors."""
-    for candidates in (divisors, written, [d for d in divisors if d.const_value is not None]):
+    for candidates in (divisors, written):
         if candidates and (m := _common_multiple(candidates)) is not None:
             return m
     return None
@@ -737,8 +747,9 @@ def _collapse_fact(e: Expr, fact: _Fact) -> Expr:
             if isinstance(atom, str):
                 term = _mul(term, sym(atom))
             else:
-                # a division that stayed is written back the same way: `(3*B~0)//H` is `B//H`
-                term = _mul(term, _atom(_collapse_fact(atom.num, fact), _collapse_fact(atom.den, fact)))
+                # a division that stayed keeps `symbol // divisor` as it is: folding `2*(B//2)` into
+                # `B` inside it would make it divide `B` itself, which nobody wrote
+                term = _mul(term, _substitute(_atom(atom.num, atom.den), {fact.fresh: quotient}))
         for _ in range(whole):
             term = _mul(term, sym(fact.symbol))
         for i in range(power - whole):
@@ -803,10 +814,13 @@ def _canonical_and_facts(e: Expr, found: dict[str, list[Expr]] | None) -> Expr:
             return e
         if found is not None:
             _facts_of(e, None, found)
-        (expanded,), facts = _expand([e])
-        if not facts:
+        try:
+            (expanded,), facts = _expand([e])
+            if not facts:
+                return e
+            collapsed = _collapse(expanded, facts)
+        except SizeTooLarge:
             return e
-        collapsed = _collapse(expanded, facts)
         if collapsed == e:
             return e
         e = collapsed

@@ -95,6 +95,7 @@ from tyr.mypy_plugin import (
     _trials,
     _types,
 )
+from tyr._symbolic import SizeTooLarge
 from tyr.mypy_plugin._args import NotKnown
 from tyr.mypy_plugin._statements import self_assignments
 from tyr.mypy_plugin._types import mentions_shapes
@@ -678,7 +679,7 @@ def _guarded(hook: Callable[..., _Result], fallback: Callable[[Any], _Result], *
     def run(ctx: Any) -> _Result:
         try:
             result = hook(ctx, **bound)
-        except NotKnown:  # a value a rule needed is not known statically, whichever rule forgot to say so: unknown
+        except (NotKnown, SizeTooLarge):  # a value a rule needed is not known statically, or a size past writing: unknown
             return fallback(ctx)
         except Exception as err:
             _internal_error(ctx, err)
@@ -690,6 +691,8 @@ def _guarded(hook: Callable[..., _Result], fallback: Callable[[Any], _Result], *
             if _remainders.divides(written):  # (most results: no size divides)
                 written = _REMAINDERS.inexact(ctx.api, _STATED_FACTS.restated(ctx.api, written, lookup), lookup)
             return _expected.as_expected(ctx.api, written, lookup)
+        except SizeTooLarge:
+            return result
         except Exception as err:
             _internal_error(ctx, err)
             return result
