@@ -511,15 +511,11 @@ def _facts_of(e: Expr, path: Expr | None, found: dict[str, list[Expr]], *, sized
                 _facts_of(atom.num, None, found, sized=sized)
                 continue
             divisor = atom.den if path is None else _mul(path, atom.den)
-            if _divides_as_a_whole(atom):
+            if _a_quotient_of_a_product(atom):
                 # `(B*T)//6` says that 6 divides the product, not which factor: neither is taken to be
                 # a multiple (at B=3, T=4 its size is 2; `T*(B//6)` would be 0).  It stays as it is.
-                _facts_of(atom.num, None, found, sized=sized)
-                continue
-            quotient = _whole_division(atom.num)
-            if quotient is not None and _a_quotient_of_a_product(quotient):
-                # `((Dh*H)//2)//H` and `(((Dh*H)//2)//H)//2` divide the quotient of a product: as for the
-                # product, no factor is taken to be a multiple (noting `H` a multiple of `2*H` made a size 0)
+                # So does a quotient of a product divided again, `((Dh*H)//2)//H` (noting `H` a
+                # multiple of `2*H` made a size 0).
                 _facts_of(atom.num, None, found, sized=sized)
                 continue
             for name in _dividend_symbols(atom.num):
@@ -638,18 +634,17 @@ def _expand(exprs: Sequence[Expr]) -> tuple[list[Expr], list[_Fact]]:
     3 is a multiple of 6; of `H` and `2*H`, of `2*H`); the divisions then become
     exact and disappear.  Where the divisors have no such common multiple (2 and `H`),
     the divisors the expressions themselves divide `S` by are used, if they have one:
-    `H*(D//H)` is `D` even where `D` is also known to be even; else its constant divisors
-    (any one fact is true, so writing `S` as a multiple of it is sound).  Otherwise `S`
-    keeps its divisions.
+    `H*(D//H)` is `D` even where `D` is also known to be even (any one fact is true, so
+    writing `S` as a multiple of it is sound).  Otherwise `S` keeps its divisions.
     """
-    found: dict[str, list[Expr]] = {}
     written: dict[str, list[Expr]] = {}
+    for e in exprs:
+        if e.has_division:
+            _facts_of(e, None, written)
+    found = {name: list(divisors) for name, divisors in written.items()}
     for e in exprs:
         for name, divisor in e.facts:
             _note(found, name, divisor)
-        if e.has_division:
-            _facts_of(e, None, found)
-            _facts_of(e, None, written)
     multiples = {
         name: m for name, divisors in found.items() if (m := _a_common_multiple(divisors, written.get(name, []))) is not None
     }
@@ -664,7 +659,7 @@ def _expand(exprs: Sequence[Expr]) -> tuple[list[Expr], list[_Fact]]:
 
 def _a_common_multiple(divisors: Sequence[Expr], written: Sequence[Expr]) -> Expr | None:
     """What to write a symbol as a multiple of: the common multiple of all its `divisors`, else of
-    those its expression divides it by (`written`), else the lcm of its constant divisors."""
+    those its expression divides it by (`written`)."""
     for candidates in (divisors, written):
         if candidates and (m := _common_multiple(candidates)) is not None:
             return m
