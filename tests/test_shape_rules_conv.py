@@ -244,8 +244,38 @@ def fill_in(value: Any, full: Any, positions: list[tuple[int, ...]], draw: Any) 
     return [draw() if item is UNKNOWN else item for item in value]
 
 
-def check_hidden(rule: Any, op: Any, real_args: dict[str, Any], hidden_args: dict[str, Any],
-                 positions: dict[str, list[tuple[int, ...]]], others: dict[str, st.SearchStrategy[int]],
+OTHER_ITEMS = {"kernel_size": st.integers(1, 4), "stride": st.integers(1, 3), "padding": st.integers(0, 2),
+               "output_padding": st.integers(0, 1), "dilation": st.integers(1, 2), "weight": st.integers(1, 3)}
+"""Other values for a hidden item, which torch is given to see that a rule's error does not depend on it."""
+
+Positions = dict[str, list[tuple[int, ...]]]
+
+
+def hide_args(data: st.DataObject, real_args: dict[str, Any], names: Any, n: int) -> tuple[dict[str, Any], Positions, set[int]]:
+    """`real_args` with per-dim items of the arguments `names` hidden (`hide_items`): the arguments for the
+    rule, the positions hidden in each, and the spatial dims whose item is hidden."""
+    hidden: set[int] = set()
+    hidden_args = dict(real_args)
+    positions: Positions = {}
+    for name in names:
+        hidden_args[name], positions[name] = hide_items(data, real_args[name], n, hidden)
+    return hidden_args, positions, hidden
+
+
+def assert_rejected_whatever_hidden(op: Any, real: Any, real_args: dict[str, Any], hidden_args: dict[str, Any],
+                                    positions: Positions, data: st.DataObject, err: ShapeRuleError,
+                                    warns: tuple[str, ...]) -> None:
+    """The rule rejected `hidden_args`: the error must not depend on a hidden item, so torch rejects the
+    call (`real`) and rejects it for other values of the hidden items too."""
+    assert isinstance(real, BaseException), f"torch accepts {real_args}, the rule rejects {hidden_args}: {err}"
+    for _ in range(3):
+        again = {k: fill_in(hidden_args[k], v, positions.get(k, []), lambda k=k: data.draw(OTHER_ITEMS[k]))
+                 for k, v in real_args.items()}
+        other = run_torch(lambda again=again: op(**again), (), warns)
+        assert isinstance(other, BaseException), f"the rule rejects {hidden_args} ({err}), torch accepts {again}"
+
+
+def check_hidden(rule: Any, op: Any, real_args: dict[str, Any], hidden_args: dict[str, Any], positions: Positions,
                  hidden: set[int], n: int, data: st.DataObject, *, exact_when_hidden: bool = False,
                  may_give_up: bool = False) -> None:
     """The rule on `hidden_args` against torch on `real_args` (every shape concrete)."""
@@ -253,13 +283,7 @@ def check_hidden(rule: Any, op: Any, real_args: dict[str, Any], hidden_args: dic
     try:
         got: Any = rule(**hidden_args)
     except ShapeRuleError as err:
-        # the error must not depend on a hidden item: torch rejects the call for other values of them
-        assert isinstance(real, BaseException), f"torch accepts {real_args}, the rule rejects {hidden_args}: {err}"
-        for _ in range(3):
-            again = {k: fill_in(hidden_args[k], v, positions.get(k, []), lambda k=k: data.draw(others[k]))
-                     for k, v in real_args.items()}
-            other = run_torch(lambda again=again: op(**again), (), SAME_WARNING)
-            assert isinstance(other, BaseException), f"the rule rejects {hidden_args} ({err}), torch accepts {again}"
+        assert_rejected_whatever_hidden(op, real, real_args, hidden_args, positions, data, err, SAME_WARNING)
         return
     if isinstance(real, BaseException) or (got is None and may_give_up):
         return  # a hidden item may be what makes torch reject the call
@@ -284,15 +308,9 @@ def test_conv_with_unknown_items(transposed: bool, data: st.DataObject) -> None:
     c = data.draw(conv_case(sizes, transposed=transposed))
     n = c["n"]
     names = ("stride", "padding", "output_padding", "dilation") if transposed else ("stride", "padding", "dilation")
-    others = {"stride": st.integers(1, 3), "padding": st.integers(0, 2), "output_padding": st.integers(0, 1),
-              "dilation": st.integers(1, 2), "weight": st.integers(1, 3)}
-    hidden: set[int] = set()
     real_args = {"input": c["x"], "weight": c["weight"], "bias": c["bias"], "groups": c["groups"],
                  **{k: c[k] for k in names}}
-    hidden_args = dict(real_args)
-    positions: dict[str, list[tuple[int, ...]]] = {}
-    for name in names:
-        hidden_args[name], positions[name] = hide_items(data, c[name], n, hidden)
+    hidden_args, positions, hidden = hide_args(data, real_args, names, n)
     weight = list(c["weight"])
     if len(weight) == n + 2 and not data.draw(st.integers(0, 2)):  # a kernel size of unknown value
         i = data.draw(st.integers(0, n - 1))
@@ -309,7 +327,7 @@ def test_conv_with_unknown_items(transposed: bool, data: st.DataObject) -> None:
     def rule_on(**kw: Any) -> Any:
         return rule(kw.pop("input"), kw.pop("weight"), kw.pop("bias"), n=n, **kw)
 
-    check_hidden(rule_on, run, real_args, hidden_args, positions, others, hidden, n, data,
+    check_hidden(rule_on, run, real_args, hidden_args, positions, hidden, n, data,
                  exact_when_hidden=same, may_give_up=transposed)
 
 
@@ -331,16 +349,10 @@ def test_pool_with_unknown_items(data: st.DataObject) -> None:
     if kind == "max":
         kw["dilation"] = data.draw(per_dim(n, st.integers(1, 2)))
         names.append("dilation")
-    others = {"kernel_size": st.integers(1, 4), "stride": st.integers(1, 3), "padding": st.integers(0, 2),
-              "dilation": st.integers(1, 2)}
-    hidden: set[int] = set()
     real_args = {"input": x, **kw}
-    hidden_args = dict(real_args)
-    positions: dict[str, list[tuple[int, ...]]] = {}
-    for name in names:
-        hidden_args[name], positions[name] = hide_items(data, kw[name], n, hidden)
+    hidden_args, positions, hidden = hide_args(data, real_args, names, n)
     check_hidden(lambda input, **a: pool_nd(input, n=n, kind=kind, **a),
-                 lambda input, **a: POOL[kind, n](concrete(input), **a), real_args, hidden_args, positions, others,
+                 lambda input, **a: POOL[kind, n](concrete(input), **a), real_args, hidden_args, positions,
                  hidden, n, data)
 
 
@@ -350,26 +362,19 @@ def test_unfold_with_unknown_items(data: st.DataObject) -> None:
     x = data.draw(shapes_from([const(1), const(2), const(4), const(5)], min_rank=3, max_rank=4))
     kw = {"kernel_size": data.draw(per_dim(2, st.integers(0, 3))), "dilation": data.draw(per_dim(2, st.integers(1, 2))),
           "padding": data.draw(per_dim(2, st.integers(0, 2))), "stride": data.draw(per_dim(2, st.integers(1, 3)))}
-    others = {"kernel_size": st.integers(1, 4), "stride": st.integers(1, 3), "padding": st.integers(0, 2),
-              "dilation": st.integers(1, 2)}
-    hidden: set[int] = set()
     real_args = {"input": x, **kw}
-    hidden_args = dict(real_args)
-    positions: dict[str, list[tuple[int, ...]]] = {}
-    for name in kw:
-        hidden_args[name], positions[name] = hide_items(data, kw[name], 2, hidden)
+    hidden_args, positions, hidden = hide_args(data, real_args, kw, 2)
     # the output's dims are (N, C*kh*kw, L): a hidden item leaves L unknown, a hidden kernel size C*kh*kw too
     kernel_hidden = positions["kernel_size"] != []
-    real = run_torch(lambda: F.unfold(concrete(x), **kw), (), ())
+
+    def op(input: Any, **a: Any) -> Any:
+        return F.unfold(concrete(input), **a)
+
+    real = run_torch(lambda: op(**real_args), (), ())
     try:
         got: Any = unfold_patches(x, **{k: hidden_args[k] for k in kw})
     except ShapeRuleError as err:
-        assert isinstance(real, BaseException), f"torch accepts {kw}, the rule rejects {hidden_args}: {err}"
-        for _ in range(3):
-            again = {k: fill_in(hidden_args[k], v, positions[k], lambda k=k: data.draw(others[k]))
-                     for k, v in kw.items()}
-            other = run_torch(lambda again=again: F.unfold(concrete(x), **again), (), ())
-            assert isinstance(other, BaseException), f"the rule rejects {hidden_args} ({err}), torch accepts {again}"
+        assert_rejected_whatever_hidden(op, real, real_args, hidden_args, positions, data, err, ())
         return
     if isinstance(real, BaseException):
         return
