@@ -282,6 +282,29 @@ def test_type_aliases() -> None:
         f(torch.zeros(2, 3, 8), torch.zeros(2, 4))
 
 
+
+def test_type_aliases_take_sizes_as_the_static_checker_reads_them() -> None:
+    Hidden = Tensor[B, T, 8]
+    Half = Tensor[B, "D//2"]  # D only in a string: a parameter after B
+    Pair = tuple[Tensor[B, "D//2"], Tensor[B, D]]
+
+    @checked
+    def f(x: Hidden[B, 3], y: Tensor[B, D]) -> Pair[B, D]:
+        return y[:, : y.shape[1] // 2], y
+
+    @checked
+    def g(y: Tensor[B, D]) -> Half[B, D]:
+        return y
+
+    assert [tuple(t.shape) for t in f(torch.zeros(2, 3, 8), torch.zeros(2, 6))] == [(2, 3), (2, 6)]
+    with raises(r"argument 'x': dimension 1 has size 4, expected 3"):
+        f(torch.zeros(2, 4, 8), torch.zeros(2, 6))
+    with raises(r"return value dimension 1 \(D//2\) has size 6, but D//2 = 3 with D = 6"):
+        g(torch.zeros(2, 6))
+    assert str(Half[4, "2*N"].__metadata__[0]) == "Tensor[4, N]"  # (2*N)//2 is N
+    with pytest.raises(TypeError, match=r'Tensor\[B, "D//2"\] takes 2 sizes \(B, D\), 1 given'):
+        Half[4]
+
 def test_optional_and_tuple_results() -> None:
     @checked
     def f(x: Tensor[B, T], mask: Tensor[B, T] | None = None) -> tuple[Tensor[B, T], Tensor[()] | None]:

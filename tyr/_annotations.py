@@ -8,6 +8,10 @@ stay plain `torch.Tensor`s, beartype reads the annotation as `torch.Tensor`, and
 
 from __future__ import annotations
 
+import functools
+import re
+import sys
+import typing
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar, TypeVarTuple, Union, Unpack, get_args, get_origin
 
@@ -15,7 +19,7 @@ import torch
 import typing_extensions
 
 from tyr._errors import AnnotationError
-from tyr._symbolic import Expr, ExprSyntaxError, parse
+from tyr._symbolic import Expr, ExprSyntaxError, const, parse, sym
 
 
 # -- dimensions -------------------------------------------------------------------------
@@ -208,6 +212,82 @@ Complex = DTypeRule("Complex", _dtypes_where("complex"))
 # -- the public runtime objects ----------------------------------------------------------
 
 
+class _ShapedTensor(typing._AnnotatedAlias, _root=True):  # type: ignore[name-defined, call-arg, misc]
+    """`Annotated[torch.Tensor, ShapeSpec(...)]` that, as an alias, takes sizes for its type variables:
+    `Hidden[32, T]` for `Hidden = Tensor[B, T, 768]` (also inside `tuple[...]`, `Optional[...]`)."""
+
+    def __init__(self, spec: ShapeSpec, parameters: tuple[object, ...]) -> None:
+        super().__init__(torch.Tensor, (spec,))
+        self.__parameters__ = parameters
+
+    def __getitem__(self, args: object) -> Any:
+        values = args if isinstance(args, tuple) else (args,)
+        names = [p.__name__ for p in self.__parameters__]  # type: ignore[attr-defined]
+        (spec,) = self.__metadata__
+        if len(values) != len(names):
+            raise TypeError(f"{spec} takes {len(names)} sizes ({', '.join(names)}), {len(values)} given")
+        given = {name: _as_expr(read_dim(value, f"size {name} of {spec}")) for name, value in zip(names, values)}
+        return _shaped(ShapeSpec(tuple(_substitute(dim, given) for dim in spec.dims)), sys._getframe(1).f_globals)
+
+
+def _as_expr(dim: DimSpec) -> Expr:
+    if isinstance(dim, Fixed):
+        return const(dim.size)
+    if isinstance(dim, Named):
+        return sym(dim.name)
+    if isinstance(dim, Computed):
+        return dim.expr
+    raise AnnotationError(f"{dim} cannot be given for a single size")
+
+
+def _substitute(dim: DimSpec, given: dict[str, Expr]) -> DimSpec:
+    if isinstance(dim, Named) and dim.name in given:
+        expr = given[dim.name]
+    elif isinstance(dim, Computed) and dim.expr.symbols & given.keys():
+        expr = dim.expr.substitute({name: e for name, e in given.items() if name in dim.expr.symbols})
+    else:
+        return dim
+    broadcast = isinstance(dim, Named) and dim.broadcast
+    if expr.const_value is not None:
+        return Fixed(expr.const_value, broadcast)
+    if expr.symbol_name is not None:
+        return Named(expr.symbol_name, broadcast)
+    return Computed(expr, str(expr))
+
+
+def tensor_parameters(items: tuple[object, ...], namespace: dict[str, Any]) -> tuple[object, ...]:
+    """The type variables of `Tensor[*items]`, as the static checker orders an alias's: the bare
+    ones, then those that only size strings name, in order of appearance.  A name in a string is
+    the TypeVar of that name in `namespace` (the module writing it), or else one made for it."""
+    bare: dict[str, object] = {}
+    named: dict[str, object] = {}
+    for item in items:
+        if isinstance(item, TypeVar):
+            bare.setdefault(item.__name__, item)
+        elif isinstance(item, str):
+            try:
+                expr = parse(item)
+            except ExprSyntaxError:
+                continue  # (read_shape has said so)
+            names = [expr.symbol_name] if expr.symbol_name is not None else re.findall(r"[A-Za-z_]\w*", item)
+            for name in names:
+                found = namespace.get(name)
+                var = found if isinstance(found, TypeVar) else _made_type_variable(name)
+                (bare if expr.symbol_name is not None else named).setdefault(name, var)
+    return tuple({**bare, **{n: v for n, v in named.items() if n not in bare}}.values())
+
+
+@functools.cache
+def _made_type_variable(name: str) -> TypeVar:
+    return TypeVar(name)
+
+
+def _shaped(spec: ShapeSpec, namespace: dict[str, Any], items: tuple[object, ...] | None = None) -> Any:
+    if items is None:
+        items = tuple(dim.name if isinstance(dim, Named) else dim.text for dim in spec.dims if isinstance(dim, (Named, Computed)))
+    return _ShapedTensor(spec, tensor_parameters(items, namespace))
+
+
 class _TensorMeta(type):
     def __instancecheck__(cls, obj: object) -> bool:
         return isinstance(obj, torch.Tensor)
@@ -216,7 +296,8 @@ class _TensorMeta(type):
         return issubclass(sub, torch.Tensor)
 
     def __getitem__(cls, item: object) -> Any:
-        return Annotated[torch.Tensor, read_shape(item)]
+        items = item if isinstance(item, tuple) else (item,)
+        return _shaped(read_shape(item), sys._getframe(1).f_globals, items)
 
 
 class Tensor(metaclass=_TensorMeta):

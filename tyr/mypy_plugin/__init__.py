@@ -131,7 +131,7 @@ class TyrPlugin(Plugin):
         self._tensor_classes: dict[str, bool] = {_names.TENSOR: True, _names.TENSOR_BASE: True}
         self._module_classes: dict[str, bool] = {}
         self._attributes: dict[str, str | None] = {}
-        self._tensor_aliases: dict[str, bool] = {}
+        self._sized_aliases: dict[str, bool] = {}
         self._sized_types: dict[int, tuple[Type, bool]] = {}  # `_type_has_sizes` by the identity of a callee's type
         self._assignments = _rebinding.Assignments()
         self._jaxtyping = _jaxtyping_imports.Imports(self._module)
@@ -158,7 +158,7 @@ class TyrPlugin(Plugin):
         super().set_modules(modules)
         self._infos.clear()
         self._attributes.clear()
-        self._tensor_aliases.clear()
+        self._sized_aliases.clear()
         self._sized_types.clear()
         self._assignments.clear()
         _REMAINDERS.clear()
@@ -233,8 +233,8 @@ class TyrPlugin(Plugin):
     # -- annotations ----------------------------------------------------------------------------
 
     def _type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
-        if self._is_tensor_alias(fullname):
-            return _guarded(_annotations.analyze_tensor_alias, _analyzed, fullname=fullname, lookup=self.lookup_info, plugin=self)
+        if self._is_sized_alias(fullname):
+            return _guarded(_annotations.analyze_sized_alias, _analyzed, fullname=fullname, lookup=self.lookup_info, plugin=self)
         if fullname in (_names.TENSOR, _names.TENSOR_NAME):
             return _guarded(_annotations.analyze_tensor, _analyzed, lookup=self.lookup_info)
         if fullname == _names.DIM:
@@ -553,9 +553,11 @@ class TyrPlugin(Plugin):
         self._attributes[key] = handling
         return handling
 
-    def _is_tensor_alias(self, fullname: str) -> bool:
-        """Whether `fullname` is a generic type alias of a shaped tensor (`Hidden = Tensor[B, T, 768]`)."""
-        known = self._tensor_aliases.get(fullname)
+    def _is_sized_alias(self, fullname: str) -> bool:
+        """Whether `fullname` is a generic type alias that tyr applies: one of a shaped tensor
+        (`Hidden = Tensor[B, T, 768]`), or one with a parameter that only a size string names
+        (`State = tuple[Tensor[B, "D//2"], Tensor[B, D]]`), which mypy does not count."""
+        known = self._sized_aliases.get(fullname)
         if known is None:
             if _top_level(fullname) in _NO_SHAPES or fullname in (_names.TENSOR, _names.TENSOR_NAME, _names.DIM):
                 known = False
@@ -568,14 +570,13 @@ class TyrPlugin(Plugin):
                         return False  # not defined yet: decide later
                     known = False
                 else:
-                    target = get_proper_type(alias.target)
+                    params = _annotations.alias_parameters(alias)
                     known = (
-                        isinstance(target, Instance)
-                        and target.type.fullname == _names.TENSOR
-                        and bool(alias.alias_tvars)
-                        and not any(isinstance(v, TypeVarTupleType) for v in alias.alias_tvars)
+                        (_annotations.is_tensor_alias(alias) or len(params) > len(alias.alias_tvars))
+                        and bool(params)
+                        and not any(isinstance(v, TypeVarTupleType) for v in params)
                     )
-            self._tensor_aliases[fullname] = known
+            self._sized_aliases[fullname] = known
         return known
 
     def _sized_class(self, fullname: str) -> TypeInfo | None:

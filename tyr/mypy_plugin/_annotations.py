@@ -9,12 +9,14 @@ through as mypy analyses them.
 
 from __future__ import annotations
 
+import re
 from typing import NoReturn, TypeGuard
 
 from mypy.expandtype import expand_type
 from mypy.nodes import Context, TypeAlias, TypeInfo, TypeVarExpr
 from mypy.plugin import AnalyzeTypeContext, Plugin
 from mypy.typeanal import TypeAnalyser
+from mypy.typeops import get_all_type_vars
 from mypy.types import (
     AnyType,
     Instance,
@@ -23,9 +25,11 @@ from mypy.types import (
     TupleType,
     Type,
     TypeOfAny,
+    TypeVarLikeType,
     TypeVarTupleType,
     TypeVarType,
     UnboundType,
+    UnionType,
     UnpackType,
     get_proper_type,
 )
@@ -72,34 +76,40 @@ def analyze_tensor(ctx: AnalyzeTypeContext, lookup: Lookup) -> Type:
     return Instance(info, args, line=t.line, column=t.column)
 
 
-def analyze_tensor_alias(ctx: AnalyzeTypeContext, fullname: str, lookup: Lookup, plugin: Plugin) -> Type:
+def analyze_sized_alias(ctx: AnalyzeTypeContext, fullname: str, lookup: Lookup, plugin: Plugin) -> Type:
     """`Hidden[32, T]` for `Hidden = Tensor[B, T, 768]`: the alias applied to sizes read as in `Tensor[...]`.
 
-    (mypy would read each argument of an alias on its own, where `32` is not a type.)
+    (mypy would read each argument of an alias on its own, where `32` is not a type.)  Also any
+    alias with a parameter that only a size string names (`alias_parameters`); the arguments of
+    an alias of something else than a tensor (`tuple[Tensor[B, "D//2"], ...]`) may be types too.
     """
     node = plugin.lookup_fully_qualified(fullname)
     alias = node.node if node is not None else None
     assert isinstance(alias, TypeAlias)
     t = ctx.type
     scope = Scope(lookup)
+    params = alias_parameters(alias)
     if not t.args:  # bare, as mypy reads a generic alias: every size unknown
         unknown = AnyType(TypeOfAny.from_omitted_generics)
-        return normalise(expand_type(alias.target, {var.id: unknown for var in alias.alias_tvars}), scope)
-    if len(t.args) != len(alias.alias_tvars):
+        return normalise(expand_type(alias.target, {var.id: unknown for var in params}), scope)
+    if len(t.args) != len(params):
         ctx.api.fail(
-            f'Type alias "{alias.name}" expects {len(alias.alias_tvars)} sizes, {len(t.args)} given',
+            f'Type alias "{alias.name}" expects {len(params)} sizes, {len(t.args)} given',
             ctx.context,
             code=_errors.ANNOTATION,
         )
         return AnyType(TypeOfAny.from_error)
     try:
-        args = [_analyze_dim(arg, ctx, scope, alias.name) for arg in t.args]
+        if is_tensor_alias(alias):
+            args = [_analyze_dim(arg, ctx, scope, alias.name) for arg in t.args]
+        else:
+            args = [_analyze_raw(arg, ctx, scope, alias.name) if _is_size(arg) else _analyze(arg, ctx) for arg in t.args]
     except _BadDim:
         return AnyType(TypeOfAny.from_error)
     if any(isinstance(a, UnpackType) for a in args):
         ctx.api.fail(_errors.DIM_ARGS.replace('"Dim"', f'"{alias.name}"'), ctx.context, code=_errors.ANNOTATION)
         return AnyType(TypeOfAny.from_error)
-    applied = expand_type(alias.target, {var.id: arg for var, arg in zip(alias.alias_tvars, args)})
+    applied = expand_type(alias.target, {var.id: arg for var, arg in zip(params, args)})
     return normalise(applied, scope)
 
 
@@ -210,6 +220,7 @@ def _parse_dim_string(text: str, ctx: AnalyzeTypeContext, scope: Scope, type_nam
         if not _names_a_type_variable(name, ctx):
             _fail(ctx, _errors.DIM_NOT_TYPEVAR.format(name=name, text=text))
         _bind_in_function(name, ctx)
+        _bind_in_alias(name, ctx)
         resolved = get_proper_type(_analyze(UnboundType(name, line=ctx.type.line, column=ctx.type.column), ctx))
         if not isinstance(resolved, TypeVarType):
             raise _BadDim  # mypy has reported the name (undefined, or a variable out of scope)
@@ -245,6 +256,63 @@ def _bind_in_function(name: str, ctx: AnalyzeTypeContext) -> None:
     if symbol is None or not isinstance(symbol.node, TypeVarExpr) or scope.get_binding(symbol) is not None:
         return
     scope.bind_new(name, symbol.node, api.fail_func, ctx.context)
+
+
+def _bind_in_alias(name: str, ctx: AnalyzeTypeContext) -> None:
+    """Make a TypeVar that an alias mentions only inside dimension strings one of its parameters.
+
+    mypy collects an alias's parameters (`Half = Tensor[B, "D//2"]`: `B` only) from the bare
+    names before analysing it; `D` is bound here, after them, and `alias_parameters` finds it
+    in the alias's target.  An alias that declares its parameters (`type Half[B, D] = ...`,
+    `TypeAliasType(..., type_params=...)`) is left to mypy.
+    """
+    api = ctx.api
+    if not isinstance(api, TypeAnalyser) or not api.defining_alias or api.alias_type_params_names is not None:
+        return
+    scope = api.tvar_scope
+    symbol = api.lookup_qualified(name, ctx.context, suppress_errors=True)
+    if not scope.is_class_scope or symbol is None or not isinstance(symbol.node, TypeVarExpr):
+        return
+    if scope.get_binding(symbol) is None:
+        api.allowed_alias_tvars.append(scope.bind_new(name, symbol.node, api.fail_func, ctx.context))
+
+
+def is_tensor_alias(alias: TypeAlias) -> bool:
+    target = get_proper_type(alias.target)
+    return isinstance(target, Instance) and target.type.fullname == _names.TENSOR
+
+
+def alias_parameters(alias: TypeAlias) -> list[TypeVarLikeType]:
+    """An alias's parameters.  With none that only a size string names, mypy's.  Otherwise as at
+    runtime (`tyr._annotations.tensor_parameters`): each `Tensor[...]`'s bare type variables, then
+    those its size strings name, in order of appearance, part after part of the alias."""
+    found = _in_order(alias.target)
+    ids = {p.id for p in alias.alias_tvars}
+    if all(var.id in ids for var in found):
+        return list(alias.alias_tvars)
+    params: list[TypeVarLikeType] = []
+    for var in [*found, *alias.alias_tvars]:
+        if var.id not in {p.id for p in params}:
+            params.append(var)
+    return params
+
+
+def _in_order(t: Type) -> list[TypeVarLikeType]:
+    p = get_proper_type(t)
+    if isinstance(p, Instance) and p.type.fullname == _names.TENSOR:
+        args = [get_proper_type(a) for a in p.args]
+        bare = [a for a in args if isinstance(a, TypeVarLikeType)]
+        return bare + [var for a in args if not isinstance(a, TypeVarLikeType) for var in _in_order(a)]
+    if isinstance(p, Instance) and p.type.fullname == _names.DIM_EXPR and p.args:
+        template = get_proper_type(p.args[0])
+        if isinstance(template, LiteralType) and isinstance(template.value, str):
+            names = list(dict.fromkeys(re.findall(r"[A-Za-z_]\w*", template.value)))
+            by_name = dict(zip(sorted(names), p.args[1:]))  # (`_types.size_type` orders them so)
+            return [var for name in names if name in by_name for var in _in_order(by_name[name])]
+    if isinstance(p, (Instance, TupleType, UnionType)):
+        parts = p.args if isinstance(p, Instance) else p.items
+        return [var for part in parts for var in _in_order(part)]
+    return get_all_type_vars(p)
 
 
 def _describe(arg: Type) -> str:

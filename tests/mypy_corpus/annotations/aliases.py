@@ -4,7 +4,7 @@ from typing import TypeVar, reveal_type
 
 import torch
 
-from tyr import Tensor
+from tyr import Dim, Tensor
 
 B = TypeVar("B")
 T = TypeVar("T")
@@ -40,3 +40,34 @@ def step(x: Tensor[B, T], s: State[B, T]) -> State[B, T]:
 
 y, _ = step(torch.randn(2, 3), (torch.zeros(2, 3), torch.zeros(2, 3)))
 reveal_type(y)  # N: Revealed type is "torch._tensor.Tensor[Literal[2], Literal[3]]"
+
+
+# A type variable that only a size string names is a parameter too, after the bare ones, as at
+# runtime (red team 10: mypy collects an alias's parameters from bare names only).
+D = TypeVar("D")
+H = TypeVar("H")
+Half = Tensor[B, "D//2"]
+Heads = Tensor[B, "D//H", H]
+Pair = tuple[Tensor[B, "D//2"], Tensor[B, D]]
+
+
+def first_half(x: Tensor[B, D]) -> Half[B, D]:
+    return x[:, : x.shape[1] // 2]
+
+
+def split_heads(x: Tensor[B, D], h: Dim[H]) -> Heads[B, H, D]:
+    return x.view(x.shape[0], x.shape[1] // h, h)
+
+
+def halves(x: Tensor[B, D]) -> Pair[B, D]:
+    return x[:, : x.shape[1] // 2], x
+
+
+def wrong_half(x: Tensor[B, D]) -> Half[B, D]:
+    return x  # E: Incompatible return value type
+
+
+reveal_type(first_half(torch.randn(2, 6)))  # N: Revealed type is "torch._tensor.Tensor[Literal[2], Literal[3]]"
+reveal_type(split_heads(torch.randn(2, 6), 3))  # N: Revealed type is "torch._tensor.Tensor[Literal[2], Literal[2], Literal[3]]"
+reveal_type(halves(torch.randn(2, 6))[0])  # N: Revealed type is "torch._tensor.Tensor[Literal[2], Literal[3]]"
+bad: Half[2]  # E: Type alias "Half" expects 2 sizes, 1 given

@@ -23,3 +23,7 @@ def grow(d: Dim[D]) -> Dim["2*D + 1"]:
 
 def make(d: Dim[D]) -> Tensor[D, "2*D + 1"]:
     return torch.zeros(d, grow(d))
+
+
+# `D` only inside a size string: a parameter all the same, after `B`.
+Halves = tuple[Tensor[B, "D//2"], Tensor[B, "D//2"]]
