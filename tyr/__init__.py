@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from tyr._errors import AnnotationError as AnnotationError
     from tyr._errors import ShapeError as ShapeError
     from tyr._import_hook import install_import_hook as install_import_hook
-    from tyr._static import Dim as Dim
+    from tyr._static import DimName as Dim
     from tyr._static import Tensor as Tensor
 
 _HOMES = {

@@ -11,7 +11,9 @@ This module is only imported under `TYPE_CHECKING`.  The tyr mypy plugin
   plain subclass of `torch.Tensor`, not generic, so that `Hidden = Tensor[B, T, 768]`
   is a type alias mypy hands to the plugin whole (an index of a generic class in an
   expression would have mypy read `768` on its own, as an invalid type).
-* `Dim[D]` is an `int` whose value is the size `D`; `Dim[768]` is `Literal[768]`.
+* `Dim[D]` is an `int` whose value is the size `D`; `Dim[768]` is `Literal[768]`.  The name
+  `from tyr import Dim` gives is `DimName`, not generic for the same reason as `Tensor`
+  (`Width = Dim[768]`); the plugin reads it as the generic `Dim` below.
 * `DimExpr[Literal["4*D"], D]` is a computed size: the normal form of the
   expression (`tyr._symbolic`) followed by the type variables it mentions, in
   sorted order of their names.  Keeping the variables as type arguments lets
@@ -36,8 +38,12 @@ class Dim(int, Generic[_N]):
     """An int whose value is the type-level size `_N`."""
 
 
+class DimName(int):
+    """`Dim[D]` in an annotation or alias: the plugin reads it as `Dim[D]` (`Dim[768]`: `Literal[768]`)."""
+
+
 class DimExpr(Generic[_Template, Unpack[_Symbols]]):
     """A size computed from other sizes: `_Template` is its normal form as a string literal type."""
 
 
-__all__ = ["Dim", "DimExpr", "Tensor"]
+__all__ = ["Dim", "DimExpr", "DimName", "Tensor"]

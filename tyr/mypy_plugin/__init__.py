@@ -237,7 +237,7 @@ class TyrPlugin(Plugin):
             return _guarded(_annotations.analyze_sized_alias, _analyzed, fullname=fullname, lookup=self.lookup_info, plugin=self)
         if fullname in (_names.TENSOR, _names.TENSOR_NAME):
             return _guarded(_annotations.analyze_tensor, _analyzed, lookup=self.lookup_info)
-        if fullname == _names.DIM:
+        if fullname in (_names.DIM, _names.DIM_NAME):
             return _guarded(_annotations.analyze_dim, _analyzed, lookup=self.lookup_info)
         sized = self._sized_class(fullname)
         if sized is not None:
@@ -559,7 +559,7 @@ class TyrPlugin(Plugin):
         (`State = tuple[Tensor[B, "D//2"], Tensor[B, D]]`), which mypy does not count."""
         known = self._sized_aliases.get(fullname)
         if known is None:
-            if _top_level(fullname) in _NO_SHAPES or fullname in (_names.TENSOR, _names.TENSOR_NAME, _names.DIM):
+            if _top_level(fullname) in _NO_SHAPES or fullname in (_names.TENSOR, _names.TENSOR_NAME, _names.DIM, _names.DIM_NAME):
                 known = False
             else:
                 node = self.lookup_fully_qualified(fullname)

@@ -5,6 +5,7 @@ TENSOR_NAME = "tyr._static.Tensor"  # what `from tyr import Tensor` names for my
 TENSOR_BASE = "torch._C.TensorBase"
 SIZE = "torch._C.Size"
 DIM = "tyr._static.Dim"
+DIM_NAME = "tyr._static.DimName"  # what `from tyr import Dim` names for mypy; read as DIM
 DIM_EXPR = "tyr._static.DimExpr"
 MODULE = "torch.nn.modules.module.Module"
 SEQUENTIAL = "torch.nn.modules.container.Sequential"

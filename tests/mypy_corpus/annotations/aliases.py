@@ -71,3 +71,17 @@ reveal_type(first_half(torch.randn(2, 6)))  # N: Revealed type is "torch._tensor
 reveal_type(split_heads(torch.randn(2, 6), 3))  # N: Revealed type is "torch._tensor.Tensor[Literal[2], Literal[2], Literal[3]]"
 reveal_type(halves(torch.randn(2, 6))[0])  # N: Revealed type is "torch._tensor.Tensor[Literal[2], Literal[3]]"
 bad: Half[2]  # E: Type alias "Half" expects 2 sizes, 1 given
+
+
+# An alias of a Dim, as a config module writes one (red team 10: `Dim[768]` was an invalid type).
+Width = Dim[768]
+NHeads = Dim["2*4"]
+Size = Dim[D]
+
+
+def widths(w: Width, h: NHeads, d: Size[D]) -> Tensor[768, 8, D]:
+    reveal_type(w)  # N: Revealed type is "Literal[768]"
+    return torch.zeros(w, h, d)
+
+
+reveal_type(widths(768, 8, 5))  # N: Revealed type is "torch._tensor.Tensor[Literal[768], Literal[8], Literal[5]]"
