@@ -13,7 +13,7 @@ from typing import Literal
 
 from mypy.nodes import ARG_POS, Expression, FloatExpr, IntExpr, ListExpr, NameExpr, TupleExpr, UnaryExpr
 from mypy.plugin import FunctionContext
-from mypy.types import AnyType, Instance, TupleType, Type, get_proper_type
+from mypy.types import AnyType, Instance, LiteralType, TupleType, Type, get_proper_type
 
 from tyr import shape_rules as rules
 from tyr._symbolic import Expr
@@ -474,7 +474,7 @@ def _literal_data(call: Call) -> Type:
     if not actuals:
         raise NotKnown
     expr = actuals[0].expr
-    dims = _nest_shape(expr)
+    dims = _nest_shape(expr, lambda e: _is_python_number(call.type_of(e)))
     if dims is None:
         t = get_proper_type(actuals[0].type)
         if isinstance(expr, (ListExpr, TupleExpr)) or not isinstance(t, TupleType):
@@ -485,8 +485,9 @@ def _literal_data(call: Call) -> Type:
     return call.tensor(creation.from_sizes(dims, op=call.op))
 
 
-def _nest_shape(expr: Expression) -> list[int] | None:
-    """The lengths of a rectangular nest of lists/tuples of number literals; None for anything else."""
+def _nest_shape(expr: Expression, is_number: Callable[[Expression], bool]) -> list[int] | None:
+    """The lengths of a rectangular nest of lists/tuples of numbers (literals, or values typed as
+    Python numbers: `torch.tensor(d ** 0.5)` is 0-d); None for anything else."""
     if isinstance(expr, (IntExpr, FloatExpr)) or isinstance(expr, UnaryExpr) and isinstance(
         expr.expr, (IntExpr, FloatExpr)
     ):
@@ -494,11 +495,26 @@ def _nest_shape(expr: Expression) -> list[int] | None:
     if isinstance(expr, NameExpr) and expr.fullname in ("builtins.True", "builtins.False"):
         return []
     if not isinstance(expr, (ListExpr, TupleExpr)):
-        return None
-    inner = [_nest_shape(item) for item in expr.items]
+        return [] if is_number(expr) else None
+    inner = [_nest_shape(item, is_number) for item in expr.items]
     if any(i is None for i in inner) or any(i != inner[0] for i in inner[1:]):
         return None
     return [len(expr.items), *(inner[0] or [])] if inner else [0]
+
+
+def _scalar(call: Call) -> Type:
+    return call.tensor(creation.from_sizes([], op=call.op))
+
+
+_PYTHON_NUMBERS = frozenset({_names.INT, _names.FLOAT, _names.BOOL, "builtins.complex"})
+
+
+def _is_python_number(t: Type | None) -> bool:
+    """A Python `int`, `float`, `bool` or `complex` (a `Dim` too): never a sequence, whatever its value."""
+    p = get_proper_type(t)
+    if isinstance(p, LiteralType):
+        p = p.fallback
+    return isinstance(p, Instance) and any(p.type.has_base(name) for name in _PYTHON_NUMBERS)
 
 
 def _randperm(call: Call) -> Type:
@@ -985,6 +1001,8 @@ FUNCTIONS[_VF + "complex"] = _broadcast("real", "imag")
 FUNCTIONS[_F + "grid_sample"] = _grid_sample
 FUNCTIONS[_F + "affine_grid"] = _affine_grid
 FUNCTIONS[_VF + "tensor"] = _literal_data
+FUNCTIONS[_VF + "as_tensor"] = _literal_data
+FUNCTIONS[_VF + "scalar_tensor"] = _scalar
 FUNCTIONS[_VF + "randperm"] = _randperm
 FUNCTIONS[_F + "gumbel_softmax"] = _same_as("logits")
 FUNCTIONS[_F + "instance_norm"] = _same_as("input")
