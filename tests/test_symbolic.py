@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tyr._symbolic import (
+    NO_SOLUTION,
     Expr,
     exact_quotient,
     ExprSyntaxError,
@@ -144,6 +147,26 @@ def test_solve() -> None:
     assert parse("B*T").solve(12, {}) is None  # two unknowns
     assert parse("D//2").solve(3, {}) == ("D", 6)  # D is a multiple of 2
     assert parse("D*D").solve(9, {}) is None  # not linear
+
+
+def test_no_size_solves_an_equation_whose_sides_differ_modulo_the_coefficient() -> None:
+    """`2*G` given `4*S - 1` (a stride-2 conv where the callee wants an even size): odd whatever S is."""
+    assert solve_for(parse("2*G"), "G", parse("4*S - 1")) is NO_SOLUTION
+    assert solve_for(parse("2*G + 1"), "G", parse("4*S + 6*T")) is NO_SOLUTION
+    assert solve_for(parse("6*G"), "G", parse("4*S + 2")) is None  # S = 1 gives 6: not ruled out
+    assert solve_for(parse("2*G"), "G", parse("4*S + 2")) == parse("2*S + 1")
+    assert solve_for(parse("2*G"), "G", parse("2*S + T")) is None
+
+
+@given(
+    st.integers(1, 6), st.integers(0, 5), st.integers(-6, 6), st.integers(-6, 6), st.integers(-5, 12)
+)
+def test_no_solution_is_only_claimed_where_none_exists(c: int, a: int, k: int, m: int, b: int) -> None:
+    pattern, target = parse(f"{c}*G + {a}"), parse(f"({k})*S + ({m})*T + ({b})")
+    if solve_for(pattern, "G", target) is NO_SOLUTION:
+        for s, t in itertools.product(range(1, 13), repeat=2):
+            value = k * s + m * t + b
+            assert (value - a) % c or value < a, f"G = {(value - a) // c} solves {pattern} = {target} at S={s}, T={t}"
 
 
 def test_division_by_zero_and_bad_syntax() -> None:

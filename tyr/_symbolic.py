@@ -998,8 +998,12 @@ def solve_for(pattern: Expr, name: str, target: Expr) -> Expr | _NoSolution | No
         coefficient, difference = _neg(coefficient), _neg(difference)
         if _positive_monomial(coefficient) is None:
             return None
-    if difference.const_value is not None and coefficient.const_value is not None:
-        if difference.const_value % coefficient.const_value:
+    step = coefficient.const_value
+    if step is not None:
+        # Every term but the constant is a multiple of `step` here, and so is `step*name`: no
+        # size solves `2*G` given `4*S - 1`, which is odd whatever S is.
+        step = math.gcd(step, *(c for mono, c in difference.terms if mono))
+        if sum(c for mono, c in difference.terms if not mono) % step:
             return NO_SOLUTION
     quotient = _floordiv(difference, coefficient)
     if quotient.has_division and len(difference.terms) > 1:
