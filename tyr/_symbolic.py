@@ -540,9 +540,10 @@ def _divides_as_a_whole(atom: FloorDiv) -> bool:
     H=4 is 1 while `(T//H)*(D//2//H)` is 0), or one factor times a constant divided by a size with
     symbols (`(2*D)//B`: at B=4, D=6 it is 3, and `2*(D//B)` would be 2).  A constant divisor of one
     factor is no such case: once the common factor is gone (`(2*D)//4` is `D//2`), 3 divides `2*D`
-    only where it divides `D`."""
+    only where it divides `D`.  So does a sum with a product in it: `F*(F-1)//2` counts pairs, a whole
+    number at every `F`, and `F` even would make it `F*(F//2) - F//2`, 1 at F=3 where it is 3."""
     if len(atom.num.terms) != 1:
-        return False
+        return any(len(mono) >= 2 for mono, _ in atom.num.terms)
     mono, coeff = atom.num.terms[0]
     if len(mono) >= 2:
         return True
