@@ -555,8 +555,9 @@ class TyrPlugin(Plugin):
 
     def _is_sized_alias(self, fullname: str) -> bool:
         """Whether `fullname` is a generic type alias that tyr applies: one of a shaped tensor
-        (`Hidden = Tensor[B, T, 768]`), or one with a parameter that only a size string names
-        (`State = tuple[Tensor[B, "D//2"], Tensor[B, D]]`), which mypy does not count."""
+        (`Hidden = Tensor[B, T, 768]`) or of something that holds one (`State = tuple[Tensor[B, D],
+        Tensor[B, D]]`), whose arguments may be sizes (`State[B, "T+1"]`, which mypy would read as
+        a type) and whose parameters include those only a size string names."""
         known = self._sized_aliases.get(fullname)
         if known is None:
             if _top_level(fullname) in _NO_SHAPES or fullname in (_names.TENSOR, _names.TENSOR_NAME, _names.DIM, _names.DIM_NAME):
@@ -572,7 +573,7 @@ class TyrPlugin(Plugin):
                 else:
                     params = _annotations.alias_parameters(alias)
                     known = (
-                        (_annotations.is_tensor_alias(alias) or len(params) > len(alias.alias_tvars))
+                        _annotations.holds_a_tensor(alias.target)
                         and bool(params)
                         and not any(isinstance(v, TypeVarTupleType) for v in params)
                     )

@@ -277,6 +277,16 @@ def _bind_in_alias(name: str, ctx: AnalyzeTypeContext) -> None:
         api.allowed_alias_tvars.append(scope.bind_new(name, symbol.node, api.fail_func, ctx.context))
 
 
+def holds_a_tensor(t: Type) -> bool:
+    """A tensor, or a tuple, union or generic instance with one inside (`Optional[Tensor[B, T]]`)."""
+    p = get_proper_type(t)
+    if isinstance(p, Instance):
+        return p.type.fullname == _names.TENSOR or any(holds_a_tensor(a) for a in p.args)
+    if isinstance(p, (TupleType, UnionType)):
+        return any(holds_a_tensor(item) for item in p.items)
+    return False
+
+
 def is_tensor_alias(alias: TypeAlias) -> bool:
     target = get_proper_type(alias.target)
     return isinstance(target, Instance) and target.type.fullname == _names.TENSOR

@@ -1,6 +1,6 @@
 """Type aliases of shaped tensors: `Hidden = Tensor[B, T, 768]`."""
 
-from typing import TypeVar, reveal_type
+from typing import Optional, TypeVar, reveal_type
 
 import torch
 
@@ -85,3 +85,13 @@ def widths(w: Width, h: NHeads, d: Size[D]) -> Tensor[768, 8, D]:
 
 
 reveal_type(widths(768, 8, 5))  # N: Revealed type is "torch._tensor.Tensor[Literal[768], Literal[8], Literal[5]]"
+
+
+# An alias of something holding a tensor takes sizes too (red team 11: a KV cache `Optional[KV[...]]`).
+KV = tuple[Tensor[B, T], Tensor[B, T]]
+MaybeHidden = Optional[Tensor[B, T]]
+
+
+def cache(kv: KV[B, "T+1"], o: MaybeHidden[B, 4]) -> None:
+    reveal_type(kv[0])  # N: Revealed type is "torch._tensor.Tensor[B, tyr._static.DimExpr[Literal['T + 1'], T]]"
+    reveal_type(o)  # N: Revealed type is "torch._tensor.Tensor[B, Literal[4]] | None"
