@@ -181,6 +181,17 @@ class Call:
         actuals = self.actuals(*names)
         return self.str_of(actuals[0]) if actuals else None
 
+    def str_option(self, name: str, default: str) -> str:
+        """A string option (`reduction`, `indexing`); `default` when not given; raises NotKnown when it is
+        given a string not known here (`reduction=self.reduction` may be "none", which keeps the shape)."""
+        actuals = self.actuals(name)
+        if not actuals:
+            return default
+        value = self.str_of(actuals[0])
+        if value is None:
+            raise NotKnown
+        return value
+
     def str_of(self, actual: Actual) -> str | None:
         t = get_proper_type(actual.type)
         if isinstance(t, Instance) and t.last_known_value is not None:

@@ -170,7 +170,7 @@ def _kl_div(call: Call) -> Type:
     """`F.kl_div(input, target, reduction=...)`: the two broadcast; `"none"` keeps the shape, the rest give `()`."""
     if _given(call, "size_average") or _given(call, "reduce"):
         raise NotKnown  # the legacy arguments decide the reduction
-    reduction = call.str_arg("reduction") or "mean"
+    reduction = call.str_option("reduction", "mean")
     if reduction not in ("none", "mean", "sum", "batchmean"):
         raise NotKnown
     shape = nnf.elementwise_loss(

@@ -318,7 +318,7 @@ def _pad(call: Call) -> Type:
     sizes = call.sizes_arg("pad")
     if sizes is None:
         raise NotKnown
-    mode = call.str_arg("mode") or "constant"
+    mode = call.str_arg("mode") or "constant"  # (the same shape in every mode; "constant" takes any)
     return call.tensor(rules.pad(call.tensor_arg("input"), sizes, mode))
 
 
@@ -337,7 +337,7 @@ def _interpolate(call: Call) -> Type:
         factor = call.float_of(scale[0])
         if factor is None:
             factor = _floats_of(call, scale[0])
-    mode = call.str_arg("mode") or "nearest"
+    mode = call.str_arg("mode") or "nearest"  # (the same sizes in every mode; "nearest" takes any rank)
     return call.tensor(rules.interpolate(shape, size, factor, mode))
 
 
@@ -435,7 +435,7 @@ def _meshgrid(call: Call) -> Type:
         raise NotKnown
     else:
         shapes = [call.shape_of(a) for a in actuals]
-    indexing = call.str_arg("indexing") or "ij"
+    indexing = call.str_option("indexing", "ij")
     return call.tensors(rules.meshgrid(shapes, indexing), call.default)
 
 
@@ -566,7 +566,7 @@ def _reduction(call: Call) -> nnf.Reduction:
     if any(actuals and not call.is_none(actuals[0]) for actuals in legacy):
         size_average, reduce = (_legacy_flag(call, actuals) for actuals in legacy)
         return "mean" if size_average and reduce else "sum" if reduce else "none"
-    reduction = call.str_arg("reduction") or "mean"
+    reduction = call.str_option("reduction", "mean")
     if reduction not in ("none", "mean", "sum"):
         raise NotKnown
     return reduction  # type: ignore[return-value]

@@ -19,3 +19,12 @@ def loss(logits: Tensor[B, T, V], targets: Tensor[B, T]) -> Tensor[()]:
     per_item = F.cross_entropy(logits.view(b * t, v), targets.view(-1), reduction="none")
     reveal_type(per_item)  # N: Revealed type is "torch._tensor.Tensor[tyr._static.DimExpr[Literal['B*T'], B, T]]"
     return flat
+
+
+# A reduction given as a value not known here may be "none", which keeps the shape: unknown, never 0-d
+# (public code: fairseq2 passes its own `reduction` through, then unflattens the loss).
+def passed_through(logits: Tensor[B, V], y: Tensor[B], reduction: str = "mean") -> None:
+    loss = F.cross_entropy(logits, y, reduction=reduction)
+    reveal_type(loss)  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]]"
+    loss.unflatten(0, (2, -1))
+    reveal_type(F.kl_div(logits, logits, reduction=reduction))  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]]"
