@@ -9,7 +9,6 @@ stay plain `torch.Tensor`s, beartype reads the annotation as `torch.Tensor`, and
 from __future__ import annotations
 
 import functools
-import re
 import sys
 import typing
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ import torch
 import typing_extensions
 
 from tyr._errors import AnnotationError
-from tyr._symbolic import Expr, ExprSyntaxError, const, parse, sym
+from tyr._symbolic import Expr, ExprSyntaxError, const, names_in_order, parse, sym
 
 
 # -- dimensions -------------------------------------------------------------------------
@@ -269,7 +268,7 @@ def tensor_parameters(items: tuple[object, ...], namespace: dict[str, Any]) -> t
                 expr = parse(item)
             except ExprSyntaxError:
                 continue  # (read_shape has said so)
-            names = [expr.symbol_name] if expr.symbol_name is not None else re.findall(r"[A-Za-z_]\w*", item)
+            names = names_in_order(item)
             for name in names:
                 found = namespace.get(name)
                 var = found if isinstance(found, TypeVar) else _made_type_variable(name)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -248,6 +249,14 @@ class Expr:
 
 def const(value: int) -> Expr:
     return Expr(((((), value),))) if value else Expr(())
+
+
+def names_in_order(text: str) -> list[str]:
+    """The symbol names a size string mentions, each once, in order of first appearance."""
+    return list(dict.fromkeys(_NAME.findall(text)))
+
+
+_NAME = re.compile(r"[A-Za-z_]\w*")
 
 
 def sym(name: str) -> Expr:

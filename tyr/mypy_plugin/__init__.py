@@ -571,12 +571,10 @@ class TyrPlugin(Plugin):
                         return False  # not defined yet: decide later
                     known = False
                 else:
-                    params = _annotations.alias_parameters(alias)
-                    known = (
-                        _annotations.holds_a_tensor(alias.target)
-                        and bool(params)
-                        and not any(isinstance(v, TypeVarTupleType) for v in params)
-                    )
+                    known = _annotations.holds_a_tensor(alias.target)
+                    if known:
+                        params = _annotations.alias_parameters(alias)
+                        known = bool(params) and not any(isinstance(v, TypeVarTupleType) for v in params)
             self._sized_aliases[fullname] = known
         return known
 

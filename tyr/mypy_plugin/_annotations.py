@@ -9,7 +9,6 @@ through as mypy analyses them.
 
 from __future__ import annotations
 
-import re
 from typing import NoReturn, TypeGuard
 
 from mypy.expandtype import expand_type
@@ -25,6 +24,7 @@ from mypy.types import (
     TupleType,
     Type,
     TypeOfAny,
+    TypeVarId,
     TypeVarLikeType,
     TypeVarTupleType,
     TypeVarType,
@@ -34,7 +34,7 @@ from mypy.types import (
     get_proper_type,
 )
 
-from tyr._symbolic import Expr, ExprSyntaxError, parse, sym
+from tyr._symbolic import Expr, ExprSyntaxError, names_in_order, parse, sym
 from tyr.mypy_plugin import _errors, _names
 from tyr.mypy_plugin._types import UNKNOWN, Lookup, Scope, normalise, unknown_rank
 
@@ -219,8 +219,7 @@ def _parse_dim_string(text: str, ctx: AnalyzeTypeContext, scope: Scope, type_nam
     for name in sorted(expr.symbols):
         if not _names_a_type_variable(name, ctx):
             _fail(ctx, _errors.DIM_NOT_TYPEVAR.format(name=name, text=text))
-        _bind_in_function(name, ctx)
-        _bind_in_alias(name, ctx)
+        _bind_unbound(name, ctx)
         resolved = get_proper_type(_analyze(UnboundType(name, line=ctx.type.line, column=ctx.type.column), ctx))
         if not isinstance(resolved, TypeVarType):
             raise _BadDim  # mypy has reported the name (undefined, or a variable out of scope)
@@ -239,42 +238,30 @@ def _names_a_type_variable(name: str, ctx: AnalyzeTypeContext) -> bool:
     return symbol is None or isinstance(symbol.node, TypeVarExpr)
 
 
-def _bind_in_function(name: str, ctx: AnalyzeTypeContext) -> None:
-    """Bind a TypeVar that a function's signature mentions only inside dimension strings.
+def _bind_unbound(name: str, ctx: AnalyzeTypeContext) -> None:
+    """Bind a TypeVar that a function's signature, or an alias, mentions only inside size strings.
 
-    mypy binds a function's type variables by finding their names in its signature
-    before analysing it, and cannot see inside `"2*D"`; so when `D` appears nowhere
-    else, tyr binds it to the function here, as mypy would have.
+    mypy binds a function's type variables, and collects an alias's parameters, by finding
+    their names before analysing it, and cannot see inside `"2*D"`; so when `D` appears nowhere
+    else, tyr binds it here: to the function, as mypy would have, or as a parameter of the alias
+    after the bare ones (`Half = Tensor[B, "D//2"]` takes `B, D`; `alias_parameters` finds it in
+    the target).  An alias that declares its parameters (`type Half[B, D] = ...`,
+    `TypeAliasType(..., type_params=...)`) is left to mypy, as are module level and class bodies,
+    where unbound type variables stay errors.
     """
     api = ctx.api
     if not isinstance(api, TypeAnalyser):
         return
     scope = api.tvar_scope
-    if scope.is_class_scope or not scope.namespace:
-        return  # module level, or a class body: unbound type variables stay errors
+    in_alias = scope.is_class_scope and api.defining_alias and api.alias_type_params_names is None
+    if not (in_alias or not scope.is_class_scope and scope.namespace):
+        return
     symbol = api.lookup_qualified(name, ctx.context, suppress_errors=True)
     if symbol is None or not isinstance(symbol.node, TypeVarExpr) or scope.get_binding(symbol) is not None:
         return
-    scope.bind_new(name, symbol.node, api.fail_func, ctx.context)
-
-
-def _bind_in_alias(name: str, ctx: AnalyzeTypeContext) -> None:
-    """Make a TypeVar that an alias mentions only inside dimension strings one of its parameters.
-
-    mypy collects an alias's parameters (`Half = Tensor[B, "D//2"]`: `B` only) from the bare
-    names before analysing it; `D` is bound here, after them, and `alias_parameters` finds it
-    in the alias's target.  An alias that declares its parameters (`type Half[B, D] = ...`,
-    `TypeAliasType(..., type_params=...)`) is left to mypy.
-    """
-    api = ctx.api
-    if not isinstance(api, TypeAnalyser) or not api.defining_alias or api.alias_type_params_names is not None:
-        return
-    scope = api.tvar_scope
-    symbol = api.lookup_qualified(name, ctx.context, suppress_errors=True)
-    if not scope.is_class_scope or symbol is None or not isinstance(symbol.node, TypeVarExpr):
-        return
-    if scope.get_binding(symbol) is None:
-        api.allowed_alias_tvars.append(scope.bind_new(name, symbol.node, api.fail_func, ctx.context))
+    bound = scope.bind_new(name, symbol.node, api.fail_func, ctx.context)
+    if in_alias:
+        api.allowed_alias_tvars.append(bound)
 
 
 def holds_a_tensor(t: Type) -> bool:
@@ -300,11 +287,10 @@ def alias_parameters(alias: TypeAlias) -> list[TypeVarLikeType]:
     ids = {p.id for p in alias.alias_tvars}
     if all(var.id in ids for var in found):
         return list(alias.alias_tvars)
-    params: list[TypeVarLikeType] = []
+    unique: dict[TypeVarId, TypeVarLikeType] = {}
     for var in [*found, *alias.alias_tvars]:
-        if var.id not in {p.id for p in params}:
-            params.append(var)
-    return params
+        unique.setdefault(var.id, var)
+    return list(unique.values())
 
 
 def _in_order(t: Type) -> list[TypeVarLikeType]:
@@ -316,7 +302,7 @@ def _in_order(t: Type) -> list[TypeVarLikeType]:
     if isinstance(p, Instance) and p.type.fullname == _names.DIM_EXPR and p.args:
         template = get_proper_type(p.args[0])
         if isinstance(template, LiteralType) and isinstance(template.value, str):
-            names = list(dict.fromkeys(re.findall(r"[A-Za-z_]\w*", template.value)))
+            names = names_in_order(template.value)
             by_name = dict(zip(sorted(names), p.args[1:]))  # (`_types.size_type` orders them so)
             return [var for name in names if name in by_name for var in _in_order(by_name[name])]
     if isinstance(p, (Instance, TupleType, UnionType)):

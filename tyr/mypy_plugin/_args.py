@@ -9,7 +9,7 @@ tuple reads the tuple's items.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from mypy.checker import TypeChecker
 from mypy.nodes import (
@@ -59,6 +59,9 @@ from tyr.shape_rules import MaybeShape, ShapeRuleError, Size
 
 MISSING = object()
 """An argument that was not given (the rule's default applies)."""
+
+_D = TypeVar("_D")
+_V = TypeVar("_V")
 
 
 class Actual(NamedTuple):  # a named tuple: a call builds one per argument, a frozen dataclass costs more
@@ -150,13 +153,7 @@ class Call:
 
     def int_arg(self, *names: str, default: object = MISSING) -> int | object:
         """An int constant argument; `default` when not given; raises NotKnown when not a constant."""
-        actuals = self.actuals(*names)
-        if not actuals:
-            return default
-        value = self.int_of(actuals[0])
-        if value is None:
-            raise NotKnown
-        return value
+        return self._constant_arg(names, default, self.int_of)
 
     def optional_int_arg(self, *names: str) -> int | None:
         """An int constant argument that may be None or not given (both None); raises NotKnown when not a constant."""
@@ -169,13 +166,7 @@ class Call:
         return value
 
     def bool_arg(self, *names: str, default: bool) -> bool:
-        actuals = self.actuals(*names)
-        if not actuals:
-            return default
-        value = self.bool_of(actuals[0])
-        if value is None:
-            raise NotKnown
-        return value
+        return self._constant_arg(names, default, self.bool_of)
 
     def str_arg(self, *names: str) -> str | None:
         actuals = self.actuals(*names)
@@ -184,10 +175,14 @@ class Call:
     def str_option(self, name: str, default: str) -> str:
         """A string option (`reduction`, `indexing`); `default` when not given; raises NotKnown when it is
         given a string not known here (`reduction=self.reduction` may be "none", which keeps the shape)."""
-        actuals = self.actuals(name)
+        return self._constant_arg((name,), default, self.str_of)
+
+    def _constant_arg(self, names: tuple[str, ...], default: _D, read: Callable[[Actual], _V | None]) -> _V | _D:
+        """The constant value of an argument, read by `read`; `default` when not given; NotKnown otherwise."""
+        actuals = self.actuals(*names)
         if not actuals:
             return default
-        value = self.str_of(actuals[0])
+        value = read(actuals[0])
         if value is None:
             raise NotKnown
         return value
