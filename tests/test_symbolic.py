@@ -79,6 +79,10 @@ def test_nested_divisions_state_each_divisor() -> None:
         ("(B*T)//2 + 7", "B*T", False),  # at B*T = 14 only: symbols are rigid
         ("(N*N)//3", "6", False),
         ("(B*T)//2", "(B*T)//3", False),
+        # A sum with a product in it too: its variable part is the multiple, so a constant floors away
+        # as in `(Hd + 1)//2` (§6), and no factor is named even (F*(F-1)//2 is 3 at F = 3).
+        ("2*((H*Dh + 1)//2)", "H*Dh", True),
+        ("(F*F - F + 2)//2", "(F*F - F)//2 + 1", True),
     ],
 )
 def test_exact_divisions_of_products_compare(left: str, right: str, equal: bool) -> None:
@@ -86,6 +90,12 @@ def test_exact_divisions_of_products_compare(left: str, right: str, equal: bool)
     as the polynomials they are there, though their normal forms keep the division whole."""
     a, b = parse(left), parse(right)
     assert (sizes_equal(a, b), sizes_differ(a, b)) == (equal, not equal)
+
+
+def test_a_sum_with_a_product_divided_names_no_factor() -> None:
+    """`F*(F-1)//2`, the count of `tril_indices(F, F, -1)`, is whole at every F: no fact makes F even."""
+    assert [parse("F*(F - 1)//2").evaluate({"F": f}) for f in (2, 3, 5)] == [1, 3, 10]
+    assert division_facts(parse("F*(F + 1)//2")) == []
 
 
 @pytest.mark.parametrize(

@@ -420,6 +420,11 @@ def _floordiv_const(num: Expr, c: int) -> Expr:
         return num
     quotient = Expr._from_dict({m: k // c for m, k in num.terms})
     rest = {m: k % c for m, k in num.terms if k % c}
+    if () in rest and any(len(m) >= 2 for m in rest):
+        # A sum with a product in it is divided as a whole (`_divides_as_a_whole`): c divides its
+        # variable part, so the constant in [0, c) floors away, as `(Hd + 1)//2` is `Hd//2` (§6):
+        # `(H*Dh + 1)//2` is `(H*Dh)//2`, and twice it `H*Dh`.
+        del rest[()]
     if all(not m for m in rest):
         return quotient  # the remainder is a constant in [0, c): it floors to 0
     # floor(g*r / (g*c)) == floor(r / c): cancel the common factor.
