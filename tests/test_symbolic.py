@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import itertools
 
 import pytest
@@ -217,7 +218,10 @@ def _within_contract(sources: list[str], values: dict[str, int]) -> dict[str, in
     """
     values = dict(values)
     try:
-        facts = [fact for source in sources for fact in division_facts(parse(source))]
+        # Each division as written states its facts, also one the whole's normal form folds away
+        # (`2*((B*B)//2)` is `B*B`, valid only where `B*B` is even).
+        parts = [parse(part) for source in sources for part in [source, *_divisions_in(source)]]
+        facts = [fact for part in parts for fact in division_facts(part)]
     except ZeroDivisionError:
         return None
     try:
@@ -231,14 +235,19 @@ def _within_contract(sources: list[str], values: dict[str, int]) -> dict[str, in
             if d is None or d == 0 or values[name] % d:
                 return None
         # A division of a product (`(B*T)//6`) is exact for the product, whichever factor is not.
-        for source in sources:
-            for num, den in product_divisions(parse(source)):
+        for part in parts:
+            for num, den in product_divisions(part):
                 n, d = num.evaluate(values), den.evaluate(values)
                 if n is None or not d or n % d:
                     return None
     except (ZeroDivisionError, SizeTooLarge):  # (facts that feed each other can grow a value past writing)
         return None
     return values
+
+
+def _divisions_in(source: str) -> list[str]:
+    """The text of every division in `source`, as written."""
+    return [ast.unparse(node) for node in ast.walk(ast.parse(source, mode="eval")) if isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv)]
 
 
 _SIZES = st.fixed_dictionaries({n: st.integers(1, 12) for n in _NAMES})
