@@ -49,3 +49,13 @@ def widths_doubled_in_a_loop(x: Tensor[B, L], width: Dim[L]) -> None:
     if x.shape[0] > 2:
         k = 2 * width
     reveal_type(torch.zeros(k))  # N: Revealed type is "torch._tensor.Tensor[Any]"
+
+
+def channels_scaled_by_plain_ints(base: Dim[L], mults: tuple[int, ...]) -> int:
+    """`ch = base` (no hook: declared `Dim[L]`), then `ch = base * m` with `m` a plain `int`: a size
+    not known, as a U-Net's channel loop has it.  No error, and `ch` is an `int` from there on."""
+    ch = base
+    for m in mults:
+        ch = base * m
+    reveal_type(ch)  # N: Revealed type is "int"
+    return ch

@@ -529,7 +529,12 @@ def _rebinds(result: Type) -> bool:
     item = _any_length_item(p)
     if item is not None:
         return _rebinds(item)  # `k, v = x.chunk(2)` of a dim whose size is a symbol
-    return isinstance(p, AnyType) or _is_tensor(p) or _is_size(p)
+    return isinstance(p, AnyType) or _is_tensor(p) or _is_size(p) or _is_int(p)
+
+
+def _is_int(p: ProperType) -> bool:
+    """A plain `int`, as a size tyr does not know is typed (`base * m` with `m: int`)."""
+    return isinstance(p, Instance) and p.type.fullname == _names.INT and p.last_known_value is None
 
 
 def _is_size(p: ProperType) -> bool:
@@ -702,7 +707,7 @@ def _rebind_declared(
         if var.is_argument and any(_has_shape(t) for t in tensors):
             _note_parameter(api, target)
         return result
-    if _is_size(value):
+    if _is_size(value) or _is_int(value):
         return _size_declared(api, body, target, var, value)
     if isinstance(value, TupleType) and value.items and all(map(_is_size_or_int, value.items)):
         return _shape_declared(api, body, target, value)
@@ -747,7 +752,9 @@ def _rebind_declared(
 def _size_declared(api: TypeChecker, body: Body, target: NameExpr, var: Var, value: ProperType) -> Type:
     """A size (`Literal[4]`, `Dim[B]`) first assigned to a local that is assigned again: declared an
     `int`, as torch's types declare it, and read as the size.  Declared as the size itself, the
-    name would refuse the ints it is given next (`t = t + pad`, `h += 1`)."""
+    name would refuse the ints it is given next (`t = t + pad`, `h += 1`).  A plain `int` (a size
+    not known) rebinds a local first declared a size where no hook ran (`ch = base`, then
+    `ch = base * m` with `m: int`)."""
     if not target.is_inferred_def:
         declared = get_proper_type(var.type) if var.type is not None else None
         if declared is None or not _is_size(declared) or is_subtype(value, declared):
