@@ -10,6 +10,13 @@ reads give what was last assigned.  Only parameters whose annotation is a shape
 (`Tensor[...]`, jaxtyping's `Float[Tensor, "..."]`) are renamed: the names of code without
 shape annotations stay as they are.
 
+A parameter whose annotation holds a shape in another form, an `Optional[Tensor[B, T]]` (or
+`Tensor[B, T] | None`: `mask = mask[:, None, None, :]`) or an alias of a shape defined in the
+module (`x: Img[B, C, H]` for `Img = Tensor[B, C, H, H]`), is renamed too; its local is declared
+with the shapes erased (`mask': Optional[Tensor] = mask`), which admits every later value and is
+narrowed, as any declared name is, to the one assigned.  (An alias imported from another module
+is not known this early: such a parameter keeps its annotation.)
+
 A parameter that an inner function, lambda or class reads is left alone (a closure sees the last
 binding), as is one that `del`, `global`, `nonlocal` or an import binds, and every parameter of
 a function with a `match` statement.
@@ -17,7 +24,7 @@ a function with a `match` statement.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from mypy.nodes import (
     AssertStmt,
@@ -53,7 +60,9 @@ from mypy.nodes import (
     WithStmt,
 )
 from mypy.traverser import all_name_and_member_expressions
-from mypy.types import Type, UnboundType
+from mypy.exprtotype import TypeTranslationError, expr_to_unanalyzed_type
+from mypy.options import Options
+from mypy.types import Type, UnboundType, UnionType
 
 from tyr.mypy_plugin._jaxtyping_imports import DTYPES
 from tyr.mypy_plugin._statements import walk
@@ -63,12 +72,22 @@ def rename_rebound_parameters(file: MypyFile) -> None:
     """Give each same-block rebinding of a shape-annotated parameter its own variable."""
     if file.is_stub:
         return
+    aliases = _shape_aliases(file.defs)
     for function in _functions(file.defs):
-        shaped = {arg.variable.name for arg in function.arguments if _is_shape(arg.type_annotation)}
-        if shaped:
-            renamable = shaped - _unrenamable(function)
+        # the parameters to rename: None for a shape (its local is `x.data`), else the erased annotation
+        declared: dict[str, Type | None] = {}
+        for arg in function.arguments:
+            if _is_shape(arg.type_annotation):
+                declared[arg.variable.name] = None
+            elif arg.type_annotation is not None:
+                erased = _erased(arg.type_annotation, aliases)
+                if erased is not None:
+                    declared[arg.variable.name] = erased
+        if declared:
+            unrenamable = _unrenamable(function)
+            renamable = {name: erased for name, erased in declared.items() if name not in unrenamable}
             _rename(function, renamable)
-            _copy_through_data(function, renamable)
+            _copy_through_data(function, {name for name, erased in renamable.items() if erased is None})
 
 
 def _functions(defs: list[Statement]) -> Iterator[FuncDef]:
@@ -103,9 +122,10 @@ def _last_name(annotation: UnboundType) -> str:
     return annotation.name.rpartition(".")[2]
 
 
-def _rename(function: FuncDef, names: set[str]) -> None:
+def _rename(function: FuncDef, names: dict[str, Type | None]) -> None:
     """Each parameter of `names` that the body assigns becomes a local, `x'`, defined first thing
-    as `x' = x.data` (the same tensor, through a hook that lets `_rebinding` declare it)."""
+    as `x' = x.data` (the same tensor, through a hook that lets `_rebinding` declare it), or, for
+    a parameter given an erased annotation, declared `x': <erased> = x` and assigned `x' = x`."""
     body = function.body.body
     assigned = {ref.name for stmt in body for ref in _bound(stmt) if ref.name in names}
     if not assigned:
@@ -116,11 +136,74 @@ def _rename(function: FuncDef, names: set[str]) -> None:
                 ref.name += "'"
     start = 1 if body and _is_docstring(body[0]) else 0
     for name in sorted(assigned):
-        local = NameExpr(name + "'")
-        definition = AssignmentStmt([local], _data_of(name, function))
-        for node in (local, definition):
-            node.set_line(function)
-        body.insert(start, definition)
+        erased = names[name]
+        if erased is None:
+            definitions = [AssignmentStmt([NameExpr(name + "'")], _data_of(name, function))]
+        else:
+            # (mypy narrows a declared name by what is assigned after its declaration, not by the value in it)
+            definitions = [
+                AssignmentStmt([NameExpr(name + "'")], NameExpr(name), type=erased, new_syntax=True),
+                AssignmentStmt([NameExpr(name + "'")], NameExpr(name)),
+            ]
+        for definition in reversed(definitions):
+            for node in (definition, definition.lvalues[0], definition.rvalue):
+                node.set_line(function)
+            body.insert(start, definition)
+
+
+def _shape_aliases(defs: list[Statement]) -> dict[str, Type]:
+    """The module's aliases of a shape (`Img = Tensor[B, C, H, H]`, `Mask = Optional[Tensor[B, T]]`,
+    jaxtyping's `Img = Float[Tensor, "b c h w"]`), each by its name: its type with the shapes erased."""
+    aliases: dict[str, Type] = {}
+    for stmt in defs:
+        if not (isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1 and isinstance(stmt.lvalues[0], NameExpr)):
+            continue
+        if stmt.type is not None and not (isinstance(stmt.type, UnboundType) and _last_name(stmt.type) == "TypeAlias"):
+            continue
+        try:
+            written = expr_to_unanalyzed_type(stmt.rvalue, Options(), allow_new_syntax=True)
+        except TypeTranslationError:
+            continue
+        erased = _erased(written, aliases)
+        if erased is not None:
+            aliases[stmt.lvalues[0].name] = erased
+    return aliases
+
+
+def _erased(annotation: Type, aliases: dict[str, Type]) -> Type | None:
+    """`annotation` with each shape in it made a tensor of unknown shape (`Optional[Tensor]` for
+    `Optional[Tensor[B, T]]`), where it is a shape, an alias of one in `aliases` (given its sizes or
+    bare), or a union of those with `None`; None for any other annotation."""
+    if isinstance(annotation, UnionType):
+        items = _erased_items(annotation.items, aliases)
+        if items is None:
+            return None
+        return UnionType(items, annotation.line, annotation.column, uses_pep604_syntax=annotation.uses_pep604_syntax)
+    if not isinstance(annotation, UnboundType):
+        return None
+    if _is_shape(annotation):
+        tensor = annotation if _last_name(annotation) == "Tensor" else annotation.args[0]
+        assert isinstance(tensor, UnboundType)
+        return UnboundType(tensor.name, [], line=annotation.line, column=annotation.column)
+    if annotation.name in aliases:
+        return aliases[annotation.name]
+    if _last_name(annotation) in ("Optional", "Union"):
+        args = _erased_items(annotation.args, aliases)
+        return annotation.copy_modified(args=args) if args is not None else None
+    return None
+
+
+def _erased_items(items: Sequence[Type], aliases: dict[str, Type]) -> list[Type] | None:
+    """The items of a union, `None` as it is and the others `_erased`; None unless all are one of
+    the two and one at least is no `None`."""
+    erased = [item if _is_none(item) else _erased(item, aliases) for item in items]
+    if not all(erased) or all(_is_none(item) for item in items):
+        return None
+    return [item for item in erased if item is not None]
+
+
+def _is_none(t: Type) -> bool:
+    return isinstance(t, UnboundType) and t.name == "None" and not t.args
 
 
 def _data_of(name: str, where: Context) -> MemberExpr:
