@@ -70,6 +70,7 @@ from mypy.types import (
 
 from tyr.mypy_plugin import (
     _annotations,
+    _builtins,
     _calls,
     _context,
     _declared,
@@ -295,6 +296,8 @@ class TyrPlugin(Plugin):
             return self._declared(_guarded(_modules.constructor_hook, _returned, fullname=fullname, lookup=self.lookup_info))
         if fullname in _dims.MIN_MAX:
             return _guarded(_dims.min_max_hook, _returned, fullname=fullname, lookup=self.lookup_info)
+        if fullname == "builtins.sum":
+            return self._settled(_guarded(_builtins.sum_hook, _returned))
         if fullname == _names.SEQUENTIAL:
             return self._declared(_guarded(_plain.sequential_hook, _returned))
         if fullname == _names.MODULE_LIST:
