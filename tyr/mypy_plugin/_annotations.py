@@ -172,6 +172,7 @@ def _analyze(arg: Type, ctx: AnalyzeTypeContext) -> Type:
 def _analyze_dim(arg: Type, ctx: AnalyzeTypeContext, scope: Scope, type_name: str) -> Type:
     if isinstance(arg, RawExpressionType):
         return _analyze_raw(arg, ctx, scope, type_name)
+    _bind_as_in_signature(arg, ctx)
     analyzed = _analyze(arg, ctx)
     proper = get_proper_type(analyzed)
     if isinstance(analyzed, UnpackType):
@@ -259,9 +260,33 @@ def _bind_unbound(name: str, ctx: AnalyzeTypeContext) -> None:
     symbol = api.lookup_qualified(name, ctx.context, suppress_errors=True)
     if symbol is None or not isinstance(symbol.node, TypeVarExpr) or scope.get_binding(symbol) is not None:
         return
-    bound = scope.bind_new(name, symbol.node, api.fail_func, ctx.context)
     if in_alias:
-        api.allowed_alias_tvars.append(bound)
+        api.allowed_alias_tvars.append(scope.bind_new(name, symbol.node, api.fail_func, ctx.context))
+        return
+    # The function's body binds again only the variables mypy found in its signature: one bound here
+    # is given its signature's binding, so that `h: Tensor["2*D"]` in the body is the signature's `2*D`.
+    key = (scope.namespace, symbol.node.fullname)
+    bound = _BOUND_IN_SIGNATURES.get(key)
+    if bound is None:
+        bound = _BOUND_IN_SIGNATURES[key] = scope.bind_new(name, symbol.node, api.fail_func, ctx.context)
+    else:
+        scope.scope[symbol.node.fullname] = bound
+
+
+_BOUND_IN_SIGNATURES: dict[tuple[str, str], TypeVarLikeType] = {}
+"""The type variables `_bind_unbound` bound in a function, by its namespace and their full names."""
+
+
+def _bind_as_in_signature(arg: Type, ctx: AnalyzeTypeContext) -> None:
+    """A bare type variable in a function's body (`h: Tensor[B, D]`) that its signature names only
+    in size strings (`y: Tensor[B, "2*D"]`): bound, as the signature bound it, before mypy reads it."""
+    api = ctx.api
+    if isinstance(arg, UnboundType) and not arg.args and isinstance(api, TypeAnalyser) and api.tvar_scope.namespace:
+        symbol = api.lookup_qualified(arg.name, ctx.context, suppress_errors=True)
+        if symbol is not None and isinstance(symbol.node, TypeVarExpr) and api.tvar_scope.get_binding(symbol) is None:
+            bound = _BOUND_IN_SIGNATURES.get((api.tvar_scope.namespace, symbol.node.fullname))
+            if bound is not None:
+                api.tvar_scope.scope[symbol.node.fullname] = bound
 
 
 def holds_a_tensor(t: Type) -> bool:
