@@ -33,6 +33,7 @@ from tyr.shape_rules import (
     narrow,
     pixel_shuffle,
     repeat_interleave,
+    repeat_interleave_by,
     roll,
     rot90,
     scatter_view,
@@ -181,6 +182,24 @@ def test_repeat_interleave_and_tile(symbolic: bool, data: st.DataObject) -> None
     check(repeat_interleave, lambda x, c, d: tensor(x).repeat_interleave(c, dim=d), x, count, dim, values=values)
     reps = data.draw(st.lists(st.sampled_from([*sizes, const(0)]), max_size=4))
     check(tile, lambda x, r: tensor(x).tile(r), x, reps, values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_repeat_interleave_by_a_tensor_of_counts(symbolic: bool, data: st.DataObject) -> None:
+    """Counts of 0, 1 or 2 dims, of sizes drawn with the input's (so that they often match): the repeated
+    size is the counts' sum, a value the rule leaves unknown."""
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes, max_rank=3))
+    if data.draw(st.integers(0, 3)) == 0:
+        x = with_variadic(data, x, values)
+    counts = data.draw(shapes_from([*sizes, const(1)], max_rank=2))
+    dim = data.draw(st.one_of(st.none(), st.just(dim_of(data, x))))
+    output_size = data.draw(st.one_of(st.none(), st.sampled_from(sizes)))
+    # (an output_size that is not the counts' sum is an error whose verdict is the counts' values)
+    check(repeat_interleave_by, lambda x, r, d, n: tensor(x).repeat_interleave(torch.full(r, 2), dim=d, output_size=n),
+          x, counts, dim, output_size, values=values, may_give_up=True, told_less=output_size is not None)
 
 
 @SYMBOLIC

@@ -139,6 +139,9 @@ class Call:
                 del self._formals[name]
                 return
 
+    def is_tensor(self, actual: Actual) -> bool:
+        return _is_tensor(get_proper_type(actual.type))
+
     def is_none(self, actual: Actual) -> bool:
         if isinstance(actual.expr, NameExpr) and actual.expr.fullname == "builtins.None":
             return True

@@ -507,6 +507,9 @@ def _repeat_interleave(call: Call, shape: MaybeShape) -> Type:
         raise NotKnown
     output = call.actuals("output_size")
     output_size = call.size_of(output[0]) if output and not call.is_none(output[0]) else None
+    if call.is_tensor(repeats[0]):  # counts per element
+        counts = call.shape_of(repeats[0])
+        return call.tensor(rules.repeat_interleave_by(shape, counts, dim, output_size))
     return call.tensor(rules.repeat_interleave(shape, call.size_of(repeats[0]), dim, output_size))
 
 

@@ -26,6 +26,7 @@ from tyr.shape_rules.core import (
     locate,
     lower_bound,
     min_rank,
+    never_zero,
     numel,
     rank,
     show,
@@ -414,6 +415,31 @@ def repeat_interleave(
     if differ(got, wanted):
         raise ShapeRuleError(f"{op}: output_size {show(wanted)} given for a repeated dim of size {show(got)}")
     return (*out[:pos], wanted, *out[pos + 1 :]) if pos != -1 else (*out[:-1], wanted)
+
+
+def repeat_interleave_by(
+    shape: MaybeShape, repeats: MaybeShape, dim: int | None = None, output_size: SizeArg = None
+) -> MaybeShape:
+    """`x.repeat_interleave(repeats, dim)` with a tensor of repeats: 0-d, or 1-d with one count for all
+    the elements along `dim` (of the flattened tensor, without `dim`) or one each.  The repeated size
+    is the counts' sum, a value: unknown, or `output_size` when given."""
+    op = "repeat_interleave"
+    if repeats is not None and rank(repeats) is not None and len(repeats) > 1:
+        raise ShapeRuleError(f"{op}: repeats must be a 0-d or 1-d tensor, not {show_shape(repeats)}")
+    out = _repeat_interleave(shape, None, dim, op)
+    if out is None or shape is None:
+        return out
+    pos = None if dim is None else locate(shape, dim, op)
+    along = numel(shape) if dim is None else shape[pos] if pos is not None else None
+    count = repeats[0] if repeats is not None and rank(repeats) == 1 else None
+    assert not isinstance(along, Variadic) and not isinstance(count, Variadic)
+    if along is not None and count is not None and differ(count, along) and differ(count, const(1)):
+        where = "the flattened input's" if dim is None else f"dimension {dim}'s"
+        raise ShapeRuleError(f"{op}: {show(count)} repeats for {where} {show(along)} elements (one each, or one for all)")
+    wanted = as_size(output_size)
+    if wanted is None or along is None or not never_zero(along):  # (of no elements, torch ignores output_size)
+        return out
+    return (wanted,) if dim is None else (*out[:pos], wanted, *out[pos + 1 :]) if pos is not None else out
 
 
 def _repeat_interleave(shape: MaybeShape, count: Size, dim: int | None, op: str) -> MaybeShape:

@@ -43,3 +43,11 @@ def shifted_windows(x: Tensor[B, H, D, C], shift: int, shifts: tuple[int, int], 
     x.roll(shift, 4)  # E: roll: dimension 4 is out of range for a 4-d tensor (expected -4 to 3)  [tyr-shape]
     x.roll(shifts, 1)  # E: roll: 2 shifts for 1 dims; give one shift per dim  [tyr-shape]
     x.roll(shifts)  # E: roll: 2 shifts for a flattened tensor, which takes one  [tyr-shape]
+
+
+def repeats_per_element(x: Tensor[B, T, H], counts: Tensor[T], n: int) -> None:
+    """A tensor of counts: one per element along the dim (or one for all); the repeated size is their sum."""
+    reveal_type(x.repeat_interleave(counts, dim=1))  # N: Revealed type is "torch._tensor.Tensor[B, Any, H]"
+    reveal_type(torch.repeat_interleave(x, counts, dim=1, output_size=n))  # N: Revealed type is "torch._tensor.Tensor[B, Any, H]"
+    x.repeat_interleave(torch.tensor([2]), dim=2)
+    x.repeat_interleave(counts, dim=2)  # E: repeat_interleave: T repeats for dimension 2's H elements (one each, or one for all)  [tyr-shape]
