@@ -22,6 +22,7 @@ from mypy.types import (
     LiteralType,
     RawExpressionType,
     TupleType,
+    TypeAliasType,
     Type,
     TypeOfAny,
     TypeVarId,
@@ -289,13 +290,18 @@ def _bind_as_in_signature(arg: Type, ctx: AnalyzeTypeContext) -> None:
                 api.tvar_scope.scope[symbol.node.fullname] = bound
 
 
-def holds_a_tensor(t: Type) -> bool:
-    """A tensor, or a tuple, union or generic instance with one inside (`Optional[Tensor[B, T]]`)."""
+def holds_a_tensor(t: Type, seen: frozenset[str] = frozenset()) -> bool:
+    """A tensor, or a tuple, union or generic instance with one inside (`Optional[Tensor[B, T]]`).
+    A recursive alias (`Nested = list[int | "Nested"]`) is looked into once."""
+    if isinstance(t, TypeAliasType) and t.alias is not None:
+        if t.alias.fullname in seen:
+            return False
+        seen = seen | {t.alias.fullname}
     p = get_proper_type(t)
     if isinstance(p, Instance):
-        return p.type.fullname == _names.TENSOR or any(holds_a_tensor(a) for a in p.args)
+        return p.type.fullname == _names.TENSOR or any(holds_a_tensor(a, seen) for a in p.args)
     if isinstance(p, (TupleType, UnionType)):
-        return any(holds_a_tensor(item) for item in p.items)
+        return any(holds_a_tensor(item, seen) for item in p.items)
     return False
 
 
