@@ -140,6 +140,25 @@ def test_conv(symbolic: bool, data: st.DataObject) -> None:
 
 
 @SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_conv_with_sizes_for_padding_and_dilation(symbolic: bool, data: st.DataObject) -> None:
+    """A padding and a dilation that are sizes (`padding=(K - 1)*L, dilation=L` in a TCN block)."""
+    sizes, values = draw_case(data, symbolic)
+    c = data.draw(conv_case(sizes, transposed=False))
+    known = [size for size in sizes if not (size.symbol_name or "").startswith("U")]  # (`U0` is unknown to rules)
+    padding = data.draw(st.sampled_from([*known, const(0), const(1)]))
+    dilation = data.draw(st.sampled_from([*known, const(1), const(2)]))
+    stride, groups, n = c["stride"], c["groups"], c["n"]
+    check(
+        lambda x, w, b, p, d: conv_nd(x, w, b, stride=stride, padding=p, dilation=d, groups=groups, n=n),
+        lambda x, w, b, p, d: CONV[n](tensor(x), tensor(w), None if b is None else tensor(b), stride=stride,
+                                      padding=p, dilation=d, groups=groups),
+        c["x"], c["weight"], c["bias"], padding, dilation, values=values,
+    )
+
+
+@SYMBOLIC
 @settings(max_examples=examples(200), deadline=None)
 @given(data=st.data())
 def test_conv_transpose(symbolic: bool, data: st.DataObject) -> None:

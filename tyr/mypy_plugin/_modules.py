@@ -784,7 +784,7 @@ def _conv_forward(n: int) -> Forward:
         try:  # an item that is a plain int leaves its dim unknown, the other dims are computed
             kernel = module.sizes_per_dim(2, n)
             mode = _padding_mode(padding)
-            geometry = _Geometry(module.strides_per_dim(3), mode or module.per_dim(4), module.per_dim(5))
+            geometry = _Geometry(module.strides_per_dim(3), mode or module.strides_per_dim(4), module.strides_per_dim(5))
         except NotKnown:  # not ints: the spatial sizes are unknown, the rest is checked
             kernel, geometry = (None,) * n, _Geometry.unknown(padding)
         return module.scope.tensor_type(
@@ -840,8 +840,8 @@ class _Geometry:
     """A convolution's stride, padding and dilation."""
 
     stride: rules.StrideOrTuple
-    padding: rules.IntOrTuple | Literal["same", "valid"]
-    dilation: rules.IntOrTuple
+    padding: rules.StrideOrTuple | Literal["same", "valid"]
+    dilation: rules.StrideOrTuple
 
     @staticmethod
     def unknown(padding: object) -> _Geometry:

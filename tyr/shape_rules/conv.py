@@ -88,7 +88,7 @@ def _known_negative(e: Expr) -> bool:
     return value is not None and value < 0
 
 
-def conv_output_size(size: Size, kernel: Size, stride: Stride, padding: int, dilation: int) -> Size:
+def conv_output_size(size: Size, kernel: Size, stride: Stride, padding: Stride, dilation: Stride) -> Size:
     """`(size + 2*padding - dilation*(kernel - 1) - 1) // stride + 1`, the length a convolution leaves."""
     if size is None or kernel is None:
         return None
@@ -116,15 +116,15 @@ def _batch_size(batch: Shape) -> Size:
     return None if isinstance(item, Variadic) else item
 
 
-def _check_params(op: str, strides: tuple[StrideItem, ...], pads: tuple[int | Unknown, ...],
-                  dilations: tuple[int | Unknown, ...], groups: Stride) -> None:
+def _check_params(op: str, strides: tuple[StrideItem, ...], pads: tuple[StrideItem, ...],
+                  dilations: tuple[StrideItem, ...], groups: Stride) -> None:
     """The checks on each dim's stride, padding and dilation that do not need the input; an
-    item of unknown value is not checked."""
-    if any(not isinstance(p, Unknown) and p < 0 for p in pads):
+    item of unknown value (or a size such as `(K - 1)*L`, never negative) is not checked."""
+    if any((c := _const(p)) is not None and c < 0 for p in pads):
         raise ShapeRuleError(f"{op}: padding must be non-negative, got {_show_items(pads)}")
     if any((c := _const(s)) is not None and c <= 0 for s in strides):
         raise ShapeRuleError(f"{op}: strides must be positive, got {_show_items(strides)}")
-    if any(not isinstance(d, Unknown) and d < 0 for d in dilations):
+    if any((c := _const(d)) is not None and c < 0 for d in dilations):
         raise ShapeRuleError(f"{op}: dilation must be positive, got {_show_items(dilations)}")
     value = _const(groups)
     if value is not None and value <= 0:
@@ -165,8 +165,8 @@ def conv_nd(
     weight: MaybeShape,
     bias: MaybeShape = None,
     stride: StrideOrTuple = 1,
-    padding: IntOrTuple | Literal["same", "valid"] = 0,
-    dilation: IntOrTuple = 1,
+    padding: StrideOrTuple | Literal["same", "valid"] = 0,
+    dilation: StrideOrTuple = 1,
     groups: Stride = 1,
     *,
     n: int = 2,
@@ -184,8 +184,9 @@ def conv_nd(
     (`C_in == 0`), and the rule follows it: kernel sizes, dilations and spatial sizes may
     then be 0, and with no input channels the output has none either.
 
-    A stride, padding or dilation item may be `UNKNOWN` (and a kernel size in the weight
-    None): that dim's output size is then unknown and the checks that need the item are
+    A stride, padding or dilation item may be a size (`padding=(K - 1)*L, dilation=L` in a
+    TCN block) or `UNKNOWN` (and a kernel size in the weight None): with `UNKNOWN` that dim's
+    output size is unknown and the checks that need the item are
     skipped for it; the other dims are computed and checked as usual.  Under `"same"` a
     stride that is not known to be 1 must be 1 for torch to accept it, so it keeps `L`.
     """
@@ -250,7 +251,7 @@ def conv_nd(
         # the full path needs a non-empty kernel; the shortcut reads the weight's first element
         raise ShapeRuleError(f"{op}: kernel sizes must be positive, got weight {show_shape(weight)}")
     if shortcut is False:
-        if any(d == 0 for d in dilations):
+        if any(_const(d) == 0 for d in dilations):
             raise ShapeRuleError(f"{op}: dilation must be positive, got {list(dilations)}")
         if any(const_of(s) == 0 for s in spatial):
             raise ShapeRuleError(f"{op}: the input {show_shape(input)} is empty in a spatial dim")
