@@ -8,12 +8,11 @@ about (ints, configs, ...) are left to beartype, which checks them as usual.
 from __future__ import annotations
 
 import functools
+import importlib
 import inspect
 import types
 from collections.abc import Callable
 from typing import Any, TypeVar, overload
-
-from beartype import beartype
 
 from tyr._codegen import compile_plan
 from tyr._config import SWITCH
@@ -45,6 +44,9 @@ def _beartyped(fn: Callable[..., Any], plan: Plan) -> Callable[..., Any]:
     annotation checked on its own, outside the call's sizes, would fail on a dim
     such as `"n+1"`, and would cost a second check.
     """
+    # Imported by name where it is used: every mypy run that reads tyr's torch stubs reads this
+    # module too (through the `tyr` package), and would otherwise analyse beartype's 300 modules.
+    beartype: Callable[[Callable[..., Any]], Callable[..., Any]] = importlib.import_module("beartype").beartype
     own = {slot.name for slot in plan.params} | ({"return"} if plan.result is not None else set())
     if not isinstance(fn, types.FunctionType) or not own:
         return beartype(fn)
