@@ -75,6 +75,7 @@ from tyr.mypy_plugin import (
     _context,
     _declared,
     _dims,
+    _dtypes,
     _einops,
     _errors,
     _evaluation_order,
@@ -162,6 +163,7 @@ class TyrPlugin(Plugin):
         self._sized_aliases.clear()
         self._sized_types.clear()
         self._assignments.clear()
+        _dtypes.HAS_WALRUS.clear()
         _REMAINDERS.clear()
         _STATED_FACTS.clear()
         self._module_classes.clear()

@@ -43,6 +43,8 @@ from mypy.nodes import (
     WithStmt,
 )
 
+from tyr.mypy_plugin._statements import PerNode
+
 IndexDtype = Literal["int", "bool"] | None
 
 IsInt = Callable[[Expression], bool]
@@ -285,9 +287,19 @@ def local_bindings(scope: FuncItem | MypyFile, var: Var) -> list[Binding] | None
         return None
     finder = _Bindings(var)
     finder.statements(scope.body.body if isinstance(scope, FuncItem) else scope.defs)
-    if finder.opaque or "AssignmentExpr" in str(scope):
+    if finder.opaque or HAS_WALRUS(scope):
         return None  # (a `:=` anywhere in an expression could bind it: not read)
     return finder.values
+
+
+def _has_walrus(scope: FuncItem | MypyFile) -> bool:
+    """Whether a `:=` appears anywhere in the function (or module), nested functions included.  (mypy's
+    traversers cannot be subclassed here: the printed tree is searched, once per scope.)"""
+    return "AssignmentExpr" in str(scope)
+
+
+HAS_WALRUS: PerNode[FuncItem | MypyFile, bool] = PerNode(_has_walrus)
+"""`_has_walrus`, once per function (cleared with each build's modules)."""
 
 
 class _Bindings:
