@@ -84,5 +84,8 @@ def test_a_killed_replica_neither_stalls_the_other_nor_stays_away(
     assert rejoined["round_sizes"].get("2", 0) >= 1, rejoined  # ... and together after it came back
     # the survivor never waited for the dead replica longer than a round's bound (and a margin for a busy machine)
     assert max(interval_seconds(tmp_path / "run" / "replica_0" / "metrics.jsonl")) < TIMEOUT + 10
-    logs = "".join((tmp_path / f"replica_{r}.log").read_text() for r in range(2))
-    assert "exitcode: -9" in logs and logs.count("healing is required") >= 2  # at the start and after the kill
+    # the killed replica caught up from the survivor after it came back (whether the two also heal at the start
+    # depends on which reaches the first quorum first: on a busy machine, neither need)
+    log = (tmp_path / "replica_1.log").read_text()
+    killed = log.find("exitcode: -9")
+    assert killed >= 0 and "healing is required" in log[killed:], log
