@@ -321,6 +321,8 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
         _reshaped_in_place(ctx, ctx.api, result)
     if not _rebinds(result):
         return result
+    if _is_int(get_proper_type(result)) and not isinstance(ctx.context, OpExpr):
+        return result  # a plain `int` rebinds a size only as `Dim` arithmetic's result (`ch = base * m`)
     body = assignments.body(ctx.api)
     displayed = body.displayed.get(id(ctx.context))
     if displayed is not None:
