@@ -14,6 +14,7 @@ from typing import NoReturn, TypeGuard
 from mypy.expandtype import expand_type
 from mypy.nodes import Context, TypeAlias, TypeInfo, TypeVarExpr
 from mypy.plugin import AnalyzeTypeContext, Plugin
+from mypy.tvar_scope import TypeVarLikeScope
 from mypy.typeanal import TypeAnalyser
 from mypy.typeops import get_all_type_vars
 from mypy.types import (
@@ -173,7 +174,7 @@ def _analyze(arg: Type, ctx: AnalyzeTypeContext) -> Type:
 def _analyze_dim(arg: Type, ctx: AnalyzeTypeContext, scope: Scope, type_name: str) -> Type:
     if isinstance(arg, RawExpressionType):
         return _analyze_raw(arg, ctx, scope, type_name)
-    _bind_as_in_signature(arg, ctx)
+    _bind_bare_as_in_signature(arg, ctx)
     analyzed = _analyze(arg, ctx)
     proper = get_proper_type(analyzed)
     if isinstance(analyzed, UnpackType):
@@ -264,30 +265,33 @@ def _bind_unbound(name: str, ctx: AnalyzeTypeContext) -> None:
     if in_alias:
         api.allowed_alias_tvars.append(scope.bind_new(name, symbol.node, api.fail_func, ctx.context))
         return
-    # The function's body binds again only the variables mypy found in its signature: one bound here
-    # is given its signature's binding, so that `h: Tensor["2*D"]` in the body is the signature's `2*D`.
-    key = (scope.namespace, symbol.node.fullname)
-    bound = _BOUND_IN_SIGNATURES.get(key)
-    if bound is None:
-        bound = _BOUND_IN_SIGNATURES[key] = scope.bind_new(name, symbol.node, api.fail_func, ctx.context)
-    else:
-        scope.scope[symbol.node.fullname] = bound
+    if not _bind_as_in_signature(scope, symbol.node):
+        _BOUND_IN_SIGNATURES[(scope.namespace, symbol.node.fullname)] = scope.bind_new(
+            name, symbol.node, api.fail_func, ctx.context
+        )
 
 
 _BOUND_IN_SIGNATURES: dict[tuple[str, str], TypeVarLikeType] = {}
 """The type variables `_bind_unbound` bound in a function, by its namespace and their full names."""
 
 
-def _bind_as_in_signature(arg: Type, ctx: AnalyzeTypeContext) -> None:
-    """A bare type variable in a function's body (`h: Tensor[B, D]`) that its signature names only
-    in size strings (`y: Tensor[B, "2*D"]`): bound, as the signature bound it, before mypy reads it."""
+def _bind_as_in_signature(scope: TypeVarLikeScope, variable: TypeVarExpr) -> bool:
+    """Bind `variable` in a function's body as its signature bound it, where only the signature's size
+    strings name it (mypy binds again, for the body, only the variables it found in the signature):
+    `h: Tensor["2*D"]` or `h: Tensor[B, D]` in the body is then the signature's `D`.  Whether it was."""
+    bound = _BOUND_IN_SIGNATURES.get((scope.namespace, variable.fullname))
+    if bound is not None:
+        scope.scope[variable.fullname] = bound
+    return bound is not None
+
+
+def _bind_bare_as_in_signature(arg: Type, ctx: AnalyzeTypeContext) -> None:
+    """`_bind_as_in_signature` for a bare type variable (`D` in `h: Tensor[B, D]`), before mypy reads it."""
     api = ctx.api
     if isinstance(arg, UnboundType) and not arg.args and isinstance(api, TypeAnalyser) and api.tvar_scope.namespace:
         symbol = api.lookup_qualified(arg.name, ctx.context, suppress_errors=True)
         if symbol is not None and isinstance(symbol.node, TypeVarExpr) and api.tvar_scope.get_binding(symbol) is None:
-            bound = _BOUND_IN_SIGNATURES.get((api.tvar_scope.namespace, symbol.node.fullname))
-            if bound is not None:
-                api.tvar_scope.scope[symbol.node.fullname] = bound
+            _bind_as_in_signature(api.tvar_scope, symbol.node)
 
 
 def holds_a_tensor(t: Type, seen: frozenset[str] = frozenset()) -> bool:

@@ -319,10 +319,9 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
     forget_inferred(ctx.api)
     if isinstance(ctx, MethodContext):
         _reshaped_in_place(ctx, ctx.api, result)
-    if not _rebinds(result):
+    # a plain `int` rebinds a name only as `Dim` arithmetic's result (`ch = base * m`, `m: int`)
+    if not (_rebinds(result) or _is_int(get_proper_type(result)) and isinstance(ctx.context, OpExpr)):
         return result
-    if _is_int(get_proper_type(result)) and not isinstance(ctx.context, OpExpr):
-        return result  # a plain `int` rebinds a size only as `Dim` arithmetic's result (`ch = base * m`)
     body = assignments.body(ctx.api)
     displayed = body.displayed.get(id(ctx.context))
     if displayed is not None:
@@ -531,7 +530,7 @@ def _rebinds(result: Type) -> bool:
     item = _any_length_item(p)
     if item is not None:
         return _rebinds(item)  # `k, v = x.chunk(2)` of a dim whose size is a symbol
-    return isinstance(p, AnyType) or _is_tensor(p) or _is_size(p) or _is_int(p)
+    return isinstance(p, AnyType) or _is_tensor(p) or _is_size(p)
 
 
 def _is_int(p: ProperType) -> bool:

@@ -41,18 +41,20 @@ from mypy.nodes import (
     IfStmt,
     Import,
     ImportFrom,
+    IndexExpr,
     ListExpr,
     MatchStmt,
     MemberExpr,
     MypyFile,
     NameExpr,
     NonlocalDecl,
+    OpExpr,
     OperatorAssignmentStmt,
     OverloadedFuncDef,
     RaiseStmt,
     ReturnStmt,
-    Statement,
     StarExpr,
+    Statement,
     StrExpr,
     TryStmt,
     TupleExpr,
@@ -160,14 +162,20 @@ def _shape_aliases(defs: list[Statement]) -> dict[str, Type]:
             continue
         if stmt.type is not None and not (isinstance(stmt.type, UnboundType) and _last_name(stmt.type) == "TypeAlias"):
             continue
+        if not isinstance(stmt.rvalue, (IndexExpr, OpExpr, NameExpr, MemberExpr)):
+            continue  # (a constant or a call, as most of a module's assignments are: no type)
         try:
-            written = expr_to_unanalyzed_type(stmt.rvalue, Options(), allow_new_syntax=True)
+            written = expr_to_unanalyzed_type(stmt.rvalue, _OPTIONS, allow_new_syntax=True)
         except TypeTranslationError:
             continue
         erased = _erased(written, aliases)
         if erased is not None:
             aliases[stmt.lvalues[0].name] = erased
     return aliases
+
+
+_OPTIONS = Options()
+"""mypy's defaults, which reading an expression as a type asks for."""
 
 
 def _erased(annotation: Type, aliases: dict[str, Type]) -> Type | None:
@@ -197,7 +205,7 @@ def _erased_items(items: Sequence[Type], aliases: dict[str, Type]) -> list[Type]
     """The items of a union, `None` as it is and the others `_erased`; None unless all are one of
     the two and one at least is no `None`."""
     erased = [item if _is_none(item) else _erased(item, aliases) for item in items]
-    if not all(erased) or all(_is_none(item) for item in items):
+    if any(item is None for item in erased) or all(map(_is_none, items)):
         return None
     return [item for item in erased if item is not None]
 

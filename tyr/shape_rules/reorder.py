@@ -439,7 +439,9 @@ def repeat_interleave_by(
     wanted = as_size(output_size)
     if wanted is None or along is None or not never_zero(along):  # (of no elements, torch ignores output_size)
         return out
-    return (wanted,) if dim is None else (*out[:pos], wanted, *out[pos + 1 :]) if pos is not None else out
+    if pos is None:  # (without `dim`: the flattened input)
+        return (wanted,)
+    return (*out[:pos], wanted, *out[pos + 1 :])
 
 
 def _repeat_interleave(shape: MaybeShape, count: Size, dim: int | None, op: str) -> MaybeShape:
