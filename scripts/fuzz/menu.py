@@ -385,6 +385,34 @@ def mm(g: Gen, bad: bool) -> Emit:
     return emit1(g, x, f"torch.bmm({x.name}, {w})", (b, x.shape[1], n), detail="bmm")
 
 
+def multi_dot(g: Gen, bad: bool) -> Emit:
+    """`torch.linalg.multi_dot([x, B, C])`: a chain of 2-d products, `x` 2-d or a row vector."""
+    x = g.tensor(min_rank=1, max_rank=2)
+    chain = [x.shape[-1], g.new_size(), g.new_size()]
+    links = [g.operand((chain[i], chain[i + 1])) for i in range(g.rng.choice([1, 2]))]
+    expr = f"torch.linalg.multi_dot([{x.name}, {', '.join(links)}])"
+    if bad:
+        if not known(g, chain[0]):
+            raise Skip("opaque")
+        wrong = g.randn((g.wrong(chain[0]), chain[1]))
+        return mistake(g, expr, f"torch.linalg.multi_dot([{x.name}, {wrong}])", "multi_dot inner size")
+    return emit1(g, x, expr, (*x.shape[:-1], chain[len(links)]), detail="linalg.multi_dot")
+
+
+def lstsq(g: Gen, bad: bool) -> Emit:
+    """`torch.linalg.lstsq(A, B).solution`: `(*, n, k)` for `A (*, m, n)`, `B (*, m, k)`."""
+    a = g.tensor(min_rank=2, max_rank=3)
+    m, n, k = a.shape[-2], a.shape[-1], g.new_size()
+    b = g.operand((*a.shape[:-2], m, k))
+    if bad:
+        if not known(g, m):
+            raise Skip("opaque")
+        wrong = g.randn((*a.shape[:-2], g.wrong(m), k))
+        return mistake(g, f"torch.linalg.lstsq({a.name}, {b}).solution", f"torch.linalg.lstsq({a.name}, {wrong}).solution",
+                       "lstsq rows")
+    return emit1(g, a, f"torch.linalg.lstsq({a.name}, {b}).solution", (*a.shape[:-2], n, k), detail="linalg.lstsq")
+
+
 def outer(g: Gen, bad: bool) -> Emit:
     x = g.tensor(min_rank=1, max_rank=1)
     n = g.new_size()
@@ -1387,6 +1415,20 @@ def embedding(g: Gen, bad: bool) -> Emit:
     return emit1(g, None, expr, (*idx.shape, e), detail="F.embedding")
 
 
+def embedding_bag(g: Gen, bad: bool) -> Emit:
+    """`F.embedding_bag(idx, w)`: a 2-d index tensor is bags of one length, one pooled row each."""
+    idx = g.tensor(lambda t: t.below is not None and g.val(t.shape[1]) > 0, kind="integer", min_rank=2, max_rank=2)
+    assert idx.below is not None
+    e = g.new_size()
+    w = g.randn((idx.below, e))
+    mode = g.rng.choice(["", ', mode="sum"', ', mode="max"'])
+    expr = f"F.embedding_bag({idx.name}, {w}{mode})"
+    if bad:
+        offsets = f"torch.zeros({g.size(idx.shape[0])}, dtype=torch.long)"
+        return mistake(g, expr, f"F.embedding_bag({idx.name}, {w}, {offsets}{mode})", "embedding_bag offsets for a 2-d input")
+    return emit1(g, None, expr, (idx.shape[0], e), detail="F.embedding_bag")
+
+
 def one_hot(g: Gen, bad: bool) -> Emit:
     idx = g.tensor(lambda t: t.below is not None, kind="integer", max_rank=3)
     assert idx.below is not None
@@ -1495,7 +1537,8 @@ def statistics(g: Gen, bad: bool) -> Emit:
 
 
 def module(g: Gen, bad: bool) -> Emit:
-    kind = g.rng.choice(["Linear", "Linear", "Conv2d", "Conv1d", "LayerNorm", "Embedding", "GroupNorm", "BatchNorm", "Pool", "Simple", "Sequential", "RMSNorm"])
+    kind = g.rng.choice(["Linear", "Linear", "Conv2d", "Conv1d", "LayerNorm", "Embedding", "GroupNorm", "BatchNorm", "Pool", "Simple",
+                         "Sequential", "RMSNorm", "Transformer"])
     m = g.fresh("m")
     name = g.fresh()
     if kind == "Embedding":
@@ -1536,6 +1579,15 @@ def module(g: Gen, bad: bool) -> Emit:
         d = x.shape[-1]
         ctor = f"nn.{kind}({g.size(d, plain=0.3)})"
         bad_ctor = f"nn.{kind}({g.size(g.wrong(d), plain=0)})" if known(g, d) else None
+        out = x.shape
+    elif kind == "Transformer":
+        x = g.tensor(lambda t: all(g.val(s) > 0 for s in t.shape), min_rank=2, max_rank=3)
+        d = x.shape[-1]
+        layer = "TransformerEncoderLayer({}, 1, dim_feedforward=8, dropout=0.0, batch_first=True)"
+        ctor = f"nn.{layer.format(g.size(d, plain=0.3))}"
+        if g.rng.random() < 0.3:
+            ctor = f"nn.TransformerEncoder({ctor}, 2, enable_nested_tensor=False)"
+        bad_ctor = f"nn.{layer.format(g.size(g.wrong(d), plain=0))}" if known(g, d) else None
         out = x.shape
     elif kind == "GroupNorm":
         x = g.tensor(min_rank=2)
@@ -1850,6 +1902,8 @@ MENU: list[Op] = [
     Op("mm/bmm", "matmul", mm, 0.8),
     Op("outer", "matmul", outer, 0.4),
     Op("linalg.vecdot", "matmul", vecdot, 0.4),
+    Op("linalg.multi_dot", "matmul", multi_dot, 0.3),
+    Op("linalg.lstsq", "matmul", lstsq, 0.3),
     Op("F.linear", "matmul", linear, 1),
     Op("einsum", "matmul", einsum, 1.2),
     Op("view/reshape", "shape", view, 3),
@@ -1879,6 +1933,7 @@ MENU: list[Op] = [
     Op("interpolate", "nn.functional", interpolate, 0.6),
     Op("layer/rms/group_norm", "nn.functional", norm, 0.8),
     Op("F.embedding", "nn.functional", embedding, 0.6),
+    Op("F.embedding_bag", "nn.functional", embedding_bag, 0.3),
     Op("F.one_hot", "nn.functional", one_hot, 0.4, mistakes=False),
     Op("sdpa", "nn.functional", sdpa, 0.8),
     Op("cross_entropy", "nn.functional", cross_entropy, 0.6),

@@ -587,6 +587,32 @@ def _embedding(call: Call) -> Type:
     return call.tensor(nnf.embedding(call.tensor_arg("input"), call.tensor_arg("weight"), padding_idx))
 
 
+def _embedding_bag(call: Call) -> Type:
+    def optional(name: str) -> tuple[MaybeShape, bool]:
+        actuals = call.actuals(name)
+        if not actuals or call.is_none(actuals[0]):
+            return None, False
+        try:
+            return call.shape_of(actuals[0]), True
+        except NotKnown:
+            return None, True  # given, of a shape not known
+
+    offsets, has_offsets = optional("offsets")
+    weights, has_weights = optional("per_sample_weights")
+    mode = call.str_arg("mode") if call.given("mode") else "mean"
+    out = nnf.embedding_bag(
+        call.tensor_arg("input"),
+        call.tensor_arg("weight"),
+        offsets,
+        has_offsets=has_offsets,
+        include_last_offset=call.bool_arg("include_last_offset", default=False),
+        per_sample_weights=weights,
+        has_per_sample_weights=has_weights,
+        mode=mode,
+    )
+    return call.tensor(out)
+
+
 def _one_hot(call: Call) -> Type:
     shape = call.tensor_arg("tensor", "input", "self")
     classes = call.actuals("num_classes")
@@ -948,6 +974,7 @@ FUNCTIONS[_F + "feature_alpha_dropout"] = _dropout
 for _n in (1, 2, 3):
     FUNCTIONS[_F + f"dropout{_n}d"] = _feature_dropout(_n)
 FUNCTIONS[_F + "embedding"] = _embedding
+FUNCTIONS[_F + "embedding_bag"] = _embedding_bag
 FUNCTIONS[_NN + "one_hot"] = _one_hot
 FUNCTIONS[_F + "layer_norm"] = _layer_norm
 FUNCTIONS[_F + "rms_norm"] = _rms_norm

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mypy.types import Instance, Type, get_proper_type
+from mypy.types import AnyType, Instance, TupleType, Type, TypeOfAny, get_proper_type
 
 from tyr import shape_rules as rules
 from tyr.mypy_plugin import _names
@@ -120,6 +120,23 @@ def _svd(call: Call) -> Type:
     return _named("_linalg_svd")(call, la.svd(_input(call), full))
 
 
+def _lstsq(call: Call) -> Type:
+    """`(solution, residuals, rank, singular_values)`: the solution's shape; the others' depend on the driver
+    and the values, and stay `Any`."""
+    solution = la.lstsq(_input(call), call.tensor_arg("b", "B"))
+    if solution is None:
+        raise NotKnown
+    unknown = AnyType(TypeOfAny.special_form)
+    return TupleType([call.tensor(solution), unknown, unknown, unknown], call.scope.instance("torch.linalg._linalg_lstsq"))
+
+
+def _multi_dot(call: Call) -> Type:
+    shapes = call.tensor_list_arg("tensors")
+    if shapes is None:
+        raise NotKnown
+    return call.tensor(la.multi_dot(shapes))
+
+
 def _pinv(call: Call) -> Type:
     hermitian = call.bool_arg("hermitian", default=False)
     tolerances = [call.shape_of(a[0]) for a in map(call.actuals, ("rcond", "atol", "rtol")) if a and not call.is_none(a[0])]
@@ -166,6 +183,8 @@ FUNCTIONS: dict[str, FunctionHandler] = {
     _LINALG + "cross": _cross,
     _LINALG + "matmul": _matmul,
     _LINALG + "vecdot": _vecdot,
+    _LINALG + "lstsq": _lstsq,
+    _LINALG + "multi_dot": _multi_dot,
 }
 
 

@@ -68,8 +68,8 @@ class Param:
     """How one type argument of a module class is read from a constructor argument."""
 
     names: tuple[str, ...]
-    # "size": a size; "sizes": an int or sequence of sizes (a TypeVarTuple); "static": a constant; "tensor": a
-    # tensor argument's type
+    # "size": a size; "sizes": an int or sequence of sizes (a TypeVarTuple); "static": a constant; "type": an
+    # argument's type (a loss's class weight, the layer a transformer stack clones)
     kind: str
     default: object = MISSING
     same_as: int | None = None  # a size that defaults to an earlier one (kdim to embed_dim)
@@ -85,9 +85,20 @@ class Param:
 
 
 def _size(
-    *names: str, same_as: int | None = None, unused_without: tuple[str, ...] = (), used_with: str | None = None
+    *names: str,
+    default: int | None = None,
+    same_as: int | None = None,
+    unused_without: tuple[str, ...] = (),
+    used_with: str | None = None,
 ) -> Param:
-    return Param(names, "size", same_as=same_as, unused_without=unused_without, used_with=used_with)
+    return Param(
+        names,
+        "size",
+        MISSING if default is None else default,
+        same_as=same_as,
+        unused_without=unused_without,
+        used_with=used_with,
+    )
 
 
 def _sizes(*names: str) -> Param:
@@ -98,9 +109,9 @@ def _static(*names: str, default: object = MISSING, unknown_with: tuple[str, ...
     return Param(names, "static", default, unknown_with=unknown_with)
 
 
-def _tensor(*names: str) -> Param:
-    """A tensor argument (a loss's class weight): its type, `None` where not given."""
-    return Param(names, "tensor")
+def _typed(*names: str) -> Param:
+    """An argument whose type the module keeps (a loss's class weight): `None` where not given."""
+    return Param(names, "type")
 
 
 Forward = Callable[["Module", Sequence[Type]], Type]
@@ -227,6 +238,9 @@ def _show_arg(t: Type, scope: Scope) -> str:
     size = scope.size_of(p)
     if size is None and isinstance(p, Instance) and p.type.has_base(_names.TENSOR):
         return rules.core.show_shape(scope.tensor_shape(p))  # a loss's class weight
+    if size is None and isinstance(p, Instance) and p.type.has_base(_names.MODULE):
+        shown = [_show_arg(a, scope) for a in p.args]  # the layer a transformer stack clones
+        return f"{p.type.name}[{', '.join(shown)}]" if shown else p.type.name
     return str(size) if size is not None else "?"
 
 
@@ -267,9 +281,13 @@ def constructor_hook(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Typ
                 args.append(UNKNOWN)
             elif (not actuals or call.is_none(actuals[0])) and param.same_as is not None:
                 args.append(args[param.same_as])
+            elif actuals:
+                args.append(scope.size_type(call.size_of(actuals[0])))
+            elif isinstance(param.default, int):
+                args.append(scope.size_type(const(param.default)))
             else:
-                args.append(scope.size_type(call.size_of(actuals[0])) if actuals else UNKNOWN)
-        elif param.kind == "tensor":
+                args.append(UNKNOWN)
+        elif param.kind == "type":
             actuals = call.actuals(*param.names)
             args.append(actuals[0].type if actuals and not call.is_none(actuals[0]) else NoneType())
         elif any(call.actuals(name) and not call.is_none(call.actuals(name)[0]) for name in param.unknown_with):
@@ -586,6 +604,26 @@ def _embedding_forward(module: Module, inputs: Sequence[Type]) -> Type:
     return module.scope.tensor_type(nnf.embedding(_input(module, inputs), weight))
 
 
+def _embedding_bag_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    """`bag(input, offsets=None, per_sample_weights=None)`."""
+
+    def given(index: int) -> bool:
+        return index < len(inputs) and not isinstance(get_proper_type(inputs[index]), NoneType)
+
+    mode = module.static(2)
+    out = nnf.embedding_bag(
+        _input(module, inputs),
+        (module.size(0), module.size(1)),
+        _input(module, inputs, 1) if given(1) else None,
+        has_offsets=given(1),
+        include_last_offset=_flag(module.static(3)),
+        per_sample_weights=_input(module, inputs, 2) if given(2) else None,
+        has_per_sample_weights=given(2),
+        mode=mode if isinstance(mode, str) else None,
+    )
+    return module.scope.tensor_type(out)
+
+
 def _normalized(module: Module) -> list[Size]:
     shape = module.scope.shape_of_args(module.args)
     if shape is None or any(isinstance(s, Variadic) for s in shape):
@@ -680,6 +718,44 @@ def _multihead_attention_forward(module: Module, inputs: Sequence[Type]) -> Type
     )
     fallback = scope.instance(_names.TUPLE, [UNKNOWN])
     return TupleType([scope.tensor_type(out), scope.tensor_type(weights) if need_weights else NoneType()], fallback)
+
+
+def _transformer_layer_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    """`encoder_layer(src, ...)`, `decoder_layer(tgt, memory, ...)`: the first input's shape."""
+    d_model, nhead, batch_first = module.size(0), module.size(1), _flag(module.static(2))
+    if module.info.name == "TransformerEncoderLayer":
+        out = nn_modules.transformer_encoder_layer(_input(module, inputs), d_model=d_model, nhead=nhead, batch_first=batch_first)
+    else:
+        out = nn_modules.transformer_decoder_layer(
+            _input(module, inputs), _input(module, inputs, 1), d_model=d_model, nhead=nhead, batch_first=batch_first
+        )
+    return module.scope.tensor_type(out)
+
+
+def _transformer_stack_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    """`nn.TransformerEncoder(layer, n)(src, ...)` runs clones of the layer it was built from: that layer's rule
+    (its forward takes the stack's inputs in the stack's order), unknown for a layer with a forward of its own."""
+    layer = get_proper_type(module.args[0])
+    known = _spec_for(layer.type) if isinstance(layer, Instance) else None
+    if not isinstance(layer, Instance) or known is None or known[1].forward is not _transformer_layer_forward:
+        raise NotKnown
+    info = module.scope.lookup(known[0])
+    if info is None:
+        raise NotKnown
+    args = list(map_instance_to_supertype(layer, info).args)
+    return _transformer_layer_forward(Module(layer, info, args, module.scope), inputs)
+
+
+def _transformer_forward(module: Module, inputs: Sequence[Type]) -> Type:
+    """`nn.Transformer(d_model, nhead)(src, tgt, ...)`: tgt's shape."""
+    out = nn_modules.transformer(
+        _input(module, inputs),
+        _input(module, inputs, 1),
+        d_model=module.size(0),
+        nhead=module.size(1),
+        batch_first=_flag(module.static(2)),
+    )
+    return module.scope.tensor_type(out)
 
 
 def _recurrent_forward(mode: Mode) -> Forward:
@@ -1154,11 +1230,11 @@ _LOSSES: dict[str, Spec] = {
     "MultiLabelMarginLoss": Spec((_REDUCTION,), _loss_forward(nnf.multilabel_margin_loss, 2)),
     "CosineEmbeddingLoss": Spec((_REDUCTION,), _loss_forward(nnf.cosine_embedding_loss, 3)),
     "MarginRankingLoss": Spec((_REDUCTION,), _loss_forward(nnf.margin_ranking_loss, 3)),
-    "CrossEntropyLoss": Spec((_REDUCTION, _tensor("weight")), _cross_entropy_forward("cross_entropy")),
-    "NLLLoss": Spec((_REDUCTION, _tensor("weight")), _cross_entropy_forward("nll_loss")),
-    "NLLLoss2d": Spec((_REDUCTION, _tensor("weight")), _cross_entropy_forward("nll_loss")),
-    "MultiLabelSoftMarginLoss": Spec((_REDUCTION, _tensor("weight")), _multilabel_soft_margin_forward),
-    "MultiMarginLoss": Spec((_REDUCTION, _tensor("weight"), _static("p", default=1)), _multi_margin_forward),
+    "CrossEntropyLoss": Spec((_REDUCTION, _typed("weight")), _cross_entropy_forward("cross_entropy")),
+    "NLLLoss": Spec((_REDUCTION, _typed("weight")), _cross_entropy_forward("nll_loss")),
+    "NLLLoss2d": Spec((_REDUCTION, _typed("weight")), _cross_entropy_forward("nll_loss")),
+    "MultiLabelSoftMarginLoss": Spec((_REDUCTION, _typed("weight")), _multilabel_soft_margin_forward),
+    "MultiMarginLoss": Spec((_REDUCTION, _typed("weight"), _static("p", default=1)), _multi_margin_forward),
     "GaussianNLLLoss": Spec((_REDUCTION,), _gaussian_nll_forward),
     "KLDivLoss": Spec((_REDUCTION,), _kl_div_forward),
     "TripletMarginLoss": Spec((_REDUCTION, _static("swap", default=False)), _triplet_margin_forward),
@@ -1174,11 +1250,6 @@ SAME_SHAPE = frozenset(
         "dropout.Dropout",
         "dropout.AlphaDropout",
         "dropout.FeatureAlphaDropout",
-        # a transformer layer or stack gives its input's (`src`'s, `tgt`'s) shape
-        "transformer.TransformerEncoderLayer",
-        "transformer.TransformerDecoderLayer",
-        "transformer.TransformerEncoder",
-        "transformer.TransformerDecoder",
         *(
             "activation." + a
             for a in (
@@ -1224,12 +1295,24 @@ _CONV = (
     _static("groups", default=1),
 )
 
+# d_model, nhead, batch_first (`nn.Transformer()` is 512 wide with 8 heads)
+_TRANSFORMER = (_size("d_model", default=512), _size("nhead", default=8), _static("batch_first", default=False))
+
 SPECS: dict[str, Spec] = {
     _NN + "linear.Linear": Spec((_size("in_features"), _size("out_features")), _linear_forward),
     _NN + "linear.Bilinear": Spec(
         (_size("in1_features"), _size("in2_features"), _size("out_features")), _bilinear_forward
     ),
     _NN + "sparse.Embedding": Spec((_size("num_embeddings"), _size("embedding_dim")), _embedding_forward),
+    _NN + "sparse.EmbeddingBag": Spec(
+        (
+            _size("num_embeddings"),
+            _size("embedding_dim"),
+            _static("mode", default="mean"),
+            _static("include_last_offset", default=False),
+        ),
+        _embedding_bag_forward,
+    ),
     _NN + "normalization.LayerNorm": Spec((_sizes("normalized_shape"),), _layer_norm_forward),
     _NN + "normalization.RMSNorm": Spec((_sizes("normalized_shape"),), _rms_norm_forward),
     _NN + "normalization.GroupNorm": Spec(
@@ -1263,6 +1346,11 @@ SPECS: dict[str, Spec] = {
         ),
         _multihead_attention_forward,
     ),
+    _NN + "transformer.TransformerEncoderLayer": Spec(_TRANSFORMER, _transformer_layer_forward),
+    _NN + "transformer.TransformerDecoderLayer": Spec(_TRANSFORMER, _transformer_layer_forward),
+    _NN + "transformer.TransformerEncoder": Spec((_typed("encoder_layer"),), _transformer_stack_forward),
+    _NN + "transformer.TransformerDecoder": Spec((_typed("decoder_layer"),), _transformer_stack_forward),
+    _NN + "transformer.Transformer": Spec(_TRANSFORMER, _transformer_forward),
 }
 _POOL_MAX = (
     _static("kernel_size"),

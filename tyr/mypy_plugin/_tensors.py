@@ -224,6 +224,7 @@ NAMED_FIELDS: dict[str, tuple[str, ...]] = {
     "torch.return_types.slogdet": ("sign", "logabsdet"),
     "torch.return_types.qr": ("Q", "R"),
     "torch.return_types._linalg_svd": ("U", "S", "Vh"),
+    "torch.linalg._linalg_lstsq": ("solution", "residuals", "rank", "singular_values"),
 }
 """The named tuples of tensors that tyr types item by item, and their fields in order."""
 

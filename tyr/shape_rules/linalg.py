@@ -33,6 +33,7 @@ from tyr.shape_rules.core import (
     same,
     show,
     show_shape,
+    sizes,
     variadic_index,
 )
 from tyr.shape_rules.matmul import dot
@@ -239,6 +240,70 @@ def solve(a: MaybeShape, b: MaybeShape, left: bool = True, *, op: str = "linalg.
     else:
         cols = cols if cols is not None else n
     return (*batch, rows) if vector else (*batch, rows, cols)
+
+
+def lstsq(a: MaybeShape, b: MaybeShape, *, op: str = "linalg.lstsq") -> MaybeShape:
+    """`lstsq(A, B).solution`: the least-squares `X` of `A X = B`, `A` a batch of `m` by `n` matrices.
+
+    `B` has A's number of dims or one fewer.  It is a batch of vectors when 1-d or of A's
+    shape without its last dim: `X` is then `(*, n)`.  Otherwise it is `(*, m, k)`, its batch
+    dims broadcast with A's, and `X` is `(*, n, k)`; torch asks a `B` of one dim fewer that is
+    no batch of vectors for A's `m` rows, then fails to broadcast it in ways not modelled here
+    (unknown).  The other results (residuals, rank, singular values) depend on the driver and
+    the values: their shapes are unknown.
+    """
+    found = _matrix(a, op)
+    if b is None or a is None or found is None or rank(a) is None or rank(b) is None:
+        return None
+    if not (len(a) - 1 <= len(b) <= len(a)):
+        raise ShapeRuleError(f"{op}: B {show_shape(b)} must have as many dims as A {show_shape(a)}, or one fewer")
+    batch_a, m, n = found
+    vector = _is_vector_rhs(a, b)
+    if vector:
+        if differ(sizes(b)[-1], m):
+            raise ShapeRuleError(f"{op}: the vector B {show_shape(b)} must have A's {show(m)} rows, as A {show_shape(a)} is {show(m)} by {show(n)}")
+        return (*batch_a, n)
+    if vector is None or len(b) < 2:
+        return None
+    matrix = _matrix(b, op, "B")
+    assert matrix is not None
+    batch_b, rows, cols = matrix
+    if differ(rows, m):
+        raise ShapeRuleError(f"{op}: B {show_shape(b)} must have A's {show(m)} rows, as A {show_shape(a)} is {show(m)} by {show(n)}")
+    if len(b) != len(a):
+        return None
+    batch = broadcast_shapes(batch_a, batch_b, op=f"{op} (batch dimensions)", operands=("A", "B"))
+    return None if batch is None else (*batch, n, cols)
+
+
+def multi_dot(shapes: Sequence[MaybeShape], *, op: str = "linalg.multi_dot") -> MaybeShape:
+    """`multi_dot([A, B, ..., Z])`: the matrix product of two or more matrices, the first of which may be a row
+    vector and the last a column vector (1-d; their dim is dropped from the result); all others 2-d."""
+    if len(shapes) < 2:
+        raise ShapeRuleError(f"{op}: expected at least 2 tensors, got {len(shapes)}")
+    last = len(shapes) - 1
+    for k, shape in enumerate(shapes):
+        r = rank(shape) if shape is not None else None
+        if r is None:
+            continue
+        if (k == 0 or k == last) and r not in (1, 2):
+            which = "first" if k == 0 else "last"
+            raise ShapeRuleError(f"{op}: the {which} tensor must be 1-d or 2-d, got {show_shape(shape)}")
+        if 0 < k < last and r != 2:
+            raise ShapeRuleError(f"{op}: tensor {k} must be 2-d, got {show_shape(shape)}")
+    known = [sizes(s) for s in shapes if s is not None and rank(s) is not None]
+    if len(known) != len(shapes):
+        return None
+    # a 1-d first tensor is a row (1, n), a 1-d last one a column (n, 1)
+    matrices = [s if len(s) == 2 else ((const(1), *s) if k == 0 else (*s, const(1))) for k, s in enumerate(known)]
+    for k in range(last):
+        if differ(matrices[k][1], matrices[k + 1][0]):
+            raise ShapeRuleError(
+                f"{op}: tensors {k} and {k + 1} of shapes {show_shape(shapes[k])} and {show_shape(shapes[k + 1])} cannot be multiplied"
+            )
+    rows = (matrices[0][0],) if len(known[0]) == 2 else ()
+    cols = (matrices[last][1],) if len(known[last]) == 2 else ()
+    return (*rows, *cols)
 
 
 # -- norms -----------------------------------------------------------------------------------------

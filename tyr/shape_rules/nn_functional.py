@@ -71,6 +71,59 @@ def embedding(indices: MaybeShape, weight: MaybeShape, padding_idx: int | None =
     return (*indices, dim)
 
 
+def embedding_bag(
+    input: MaybeShape,
+    weight: MaybeShape,
+    offsets: MaybeShape = None,
+    *,
+    has_offsets: bool = False,
+    include_last_offset: bool = False,
+    per_sample_weights: MaybeShape = None,
+    has_per_sample_weights: bool = False,
+    mode: str | None = "mean",
+) -> MaybeShape:
+    """`F.embedding_bag(input, weight, offsets)` / `nn.EmbeddingBag`: one pooled row per bag, `(bags, D)`.
+
+    A 2-d input `(B, N)` is B bags of N indices (no offsets; N must not be 0); a 1-d input is
+    one sequence that the 1-d `offsets (K,)` cut into K bags (K - 1 with `include_last_offset`,
+    which needs K >= 1).  `weight` is `(num_embeddings, D)`; `per_sample_weights` (mode "sum"
+    only; `mode` None where not known) has the input's shape.
+    """
+    op = "embedding_bag"
+    r = rank(input) if input is not None else None
+    if r is not None and r not in (1, 2):
+        raise ShapeRuleError(f"{op}: the input must be 1-d (with offsets) or 2-d (bags of one length), got {show_shape(input)}")
+    if weight is not None and rank(weight) is not None and len(weight) != 2:
+        raise ShapeRuleError(f"{op}: the weight must be 2-d (num_embeddings, embedding_dim), got {show_shape(weight)}")
+    if r == 2 and has_offsets:
+        raise ShapeRuleError(f"{op}: a 2-d input {show_shape(input)} is bags of one length and takes no offsets")
+    if r == 1 and not has_offsets:
+        raise ShapeRuleError(f"{op}: a 1-d input {show_shape(input)} needs offsets, the start of each bag")
+    if offsets is not None and rank(offsets) is not None and len(offsets) != 1:
+        raise ShapeRuleError(f"{op}: offsets must be 1-d, got {show_shape(offsets)}")
+    if has_per_sample_weights and mode is not None and mode != "sum":
+        raise ShapeRuleError(f"{op}: per_sample_weights are only taken in mode 'sum', not {mode!r}")
+    if has_per_sample_weights and input is not None and variadic_index(input) is None:
+        _check_exact(op, "per_sample_weights", per_sample_weights, input)
+    if r is None or weight is None or variadic_index(weight) is not None:
+        return None
+    dim = sizes(weight)[1]
+    assert input is not None
+    if r == 2:
+        batch, length = sizes(input)
+        if const_of(length) == 0:
+            raise ShapeRuleError(f"{op}: the bags of the 2-d input {show_shape(input)} must not be empty")
+        return (batch, dim)
+    if offsets is None or variadic_index(offsets) is not None:
+        return (None, dim)
+    (count,) = sizes(offsets)
+    if not include_last_offset:
+        return (count, dim)
+    if const_of(count) == 0:
+        raise ShapeRuleError(f"{op}: with include_last_offset the offsets need at least one entry, got {show_shape(offsets)}")
+    return (count - 1 if count is not None else None, dim)
+
+
 def one_hot(shape: MaybeShape, num_classes: int = -1) -> MaybeShape:
     """`F.one_hot(tensor, num_classes)`: `tensor.shape + (num_classes,)`.
 

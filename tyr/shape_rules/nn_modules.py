@@ -1,4 +1,5 @@
-"""`torch.nn` modules whose forward has shape rules of its own: `nn.MultiheadAttention`, the batch norms.
+"""`torch.nn` modules whose forward has shape rules of its own: `nn.MultiheadAttention`, the transformer
+layers built on it, the batch norms.
 
 Most modules are their functional op with weights of known shape (`nn.Linear` is
 `linear(x, (Out, In))`); these two are not: `nn.MultiheadAttention` projects,
@@ -231,3 +232,75 @@ def _check_empty_mask_view(
             f"{op}: without weights torch views the attention mask as (N, num_heads, -1, S), which is ambiguous "
             f"for N = {show(n)}, S = {show(keys)}"
         )
+
+
+def _attention(op: str, query: MaybeShape, source: MaybeShape, d_model: Size, nhead: Size, batch_first: bool) -> MaybeShape:
+    """A transformer layer's attention block (torch's `MultiheadAttention(d_model, nhead)`, its weights not
+    needed): the query's shape, `d_model` features; its errors named for the layer."""
+    try:
+        out, _ = multihead_attention(
+            query, source, source, embed_dim=d_model, num_heads=nhead, kdim=d_model, vdim=d_model,
+            batch_first=batch_first, need_weights=False,
+        )
+    except ShapeRuleError as err:
+        raise ShapeRuleError(f"{op}: {err}") from None
+    return out if out is not None else query
+
+
+def _check_model_input(op: str, name: str, input: MaybeShape, d_model: Size) -> None:
+    """A transformer input is `(S, E)` unbatched or `(S, N, E)` / `(N, S, E)`, with `E = d_model`."""
+    s = _fixed(input)
+    if s is None:
+        return
+    if len(s) not in (2, 3):
+        raise ShapeRuleError(f"{op}: {name} must be 2-D (unbatched) or 3-D (batched), got {show_shape(input)}")
+    if differ(s[-1], d_model):
+        raise ShapeRuleError(f"{op}: {name} {show_shape(input)} has {show(s[-1])} features (last dim) but d_model is {show(d_model)}")
+
+
+def transformer_encoder_layer(src: MaybeShape, *, d_model: Size, nhead: Size, batch_first: bool) -> MaybeShape:
+    """`nn.TransformerEncoderLayer(d_model, nhead, batch_first=...)(src)`, and a `nn.TransformerEncoder` of them.
+
+    Self-attention over `src` (`(S, N, E)`, `(N, S, E)` with `batch_first`, `(S, E)`
+    unbatched; `E = d_model`), then a feed-forward block back to `d_model`: src's shape.
+    """
+    op = "transformer_encoder_layer"
+    s = _fixed(src)
+    heads = const_of(nhead)
+    if s is not None and len(s) == 3 and batch_first and (heads is None or heads % 2 == 0):
+        if any(const_of(size) == 0 for size in s):
+            # in inference torch may take a fused path, which returns an empty src as it is, whatever its width
+            return src
+    _check_model_input(op, "src", src, d_model)
+    return _attention(op, src, src, d_model, nhead, batch_first)
+
+
+def transformer_decoder_layer(
+    tgt: MaybeShape, memory: MaybeShape, *, d_model: Size, nhead: Size, batch_first: bool
+) -> MaybeShape:
+    """`nn.TransformerDecoderLayer(d_model, nhead, batch_first=...)(tgt, memory)`, and a `nn.TransformerDecoder`.
+
+    Self-attention over `tgt`, then attention from it to `memory`, which needs tgt's rank
+    and batch (its length is free), both with `d_model` features: tgt's shape.
+    """
+    op = "transformer_decoder_layer"
+    _check_model_input(op, "tgt", tgt, d_model)
+    _check_model_input(op, "memory", memory, d_model)
+    out = _attention(op, tgt, tgt, d_model, nhead, batch_first)
+    return _attention(op, out, memory, d_model, nhead, batch_first)
+
+
+def transformer(src: MaybeShape, tgt: MaybeShape, *, d_model: Size, nhead: Size, batch_first: bool) -> MaybeShape:
+    """`nn.Transformer(d_model, nhead, batch_first=...)(src, tgt)`: the encoder over src, the decoder over tgt
+    attending to its output; tgt's shape.  torch first asks batched inputs for one batch size, then both for
+    `d_model` features."""
+    op = "transformer"
+    s, t = _fixed(src), _fixed(tgt)
+    if s is not None and len(s) == 3 and t is not None:
+        batch = 0 if batch_first else 1
+        if len(t) <= batch or differ(s[batch], t[batch]):
+            raise ShapeRuleError(f"{op}: the batch of src {show_shape(src)} and tgt {show_shape(tgt)} must be equal")
+    _check_model_input(op, "src", src, d_model)
+    _check_model_input(op, "tgt", tgt, d_model)
+    memory = transformer_encoder_layer(src, d_model=d_model, nhead=nhead, batch_first=batch_first)
+    return transformer_decoder_layer(tgt, memory, d_model=d_model, nhead=nhead, batch_first=batch_first)

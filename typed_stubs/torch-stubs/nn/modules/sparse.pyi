@@ -1,8 +1,10 @@
 # mypy: allow-untyped-defs, allow-incomplete-defs
-# tyr's stub for torch/nn/modules/sparse.py (torch 2.13): `Embedding[Num, Dim]` is generic in its sizes.
+# tyr's stub for torch/nn/modules/sparse.py (torch 2.13): `Embedding[Num, Dim]` is generic in its sizes,
+# `EmbeddingBag[Num, Dim, Mode, IncludeLastOffset]` in its sizes and the options that shape its bags.
 #
 # The tyr mypy plugin binds them from `nn.Embedding(num_embeddings, embedding_dim)`
-# and routes `embedding(idx)` to the `F.embedding` shape rule.
+# and routes `embedding(idx)` to the `F.embedding` shape rule (`bag(idx, offsets)` to
+# `F.embedding_bag`'s).
 
 from typing import Any, Generic
 
@@ -16,6 +18,8 @@ __all__ = ["Embedding", "EmbeddingBag"]
 
 _Num = TypeVar("_Num", covariant=True, default=Any)
 _Dim = TypeVar("_Dim", covariant=True, default=Any)
+_Mode = TypeVar("_Mode", covariant=True, default=Any)
+_IncludeLast = TypeVar("_IncludeLast", covariant=True, default=Any)
 
 class Embedding(Module, Generic[_Num, _Dim]):
     __constants__: list[str]
@@ -58,14 +62,14 @@ class Embedding(Module, Generic[_Num, _Dim]):
         sparse=False,
     ): ...
 
-class EmbeddingBag(Module):
+class EmbeddingBag(Module, Generic[_Num, _Dim, _Mode, _IncludeLast]):
     __constants__: list[str]
     num_embeddings: int
     embedding_dim: int
     max_norm: float | None
     norm_type: float
     scale_grad_by_freq: bool
-    weight: Tensor
+    weight: Tensor[_Num, _Dim]
     mode: str
     sparse: bool
     include_last_offset: bool
