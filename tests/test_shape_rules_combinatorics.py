@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from test_shape_rules_core import check, draw_case, examples, shape, shapes_from, tensor, with_variadic
 
 from tyr._symbolic import const
-from tyr.shape_rules import ShapeRuleError, block_diag, cartesian_prod, combinations, pdist
+from tyr.shape_rules import ShapeRuleError, block_diag, cartesian_prod, combinations, pdist, vander
 
 SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])
 
@@ -58,6 +58,16 @@ def test_block_diag(symbolic: bool, data: st.DataObject) -> None:
     if xs and data.draw(st.integers(0, 5)) == 0:
         xs[-1] = with_variadic(data, xs[-1], values)
     check(block_diag, lambda xs: torch.block_diag(*(tensor(x) for x in xs)), xs, values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_vander(symbolic: bool, data: st.DataObject) -> None:
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(st.one_of(shapes_from(sizes, 1, 1), shapes_from(sizes, 0, 3)))
+    n = data.draw(st.one_of(st.none(), st.integers(-1, 4)))
+    check(vander, lambda x, n: torch.vander(tensor(x), N=n), x, n, values=values)
 
 
 def test_examples() -> None:

@@ -4,6 +4,7 @@ matrices, `det` / `slogdet`, `eigh` / `eigvalsh`, `qr`, `svd` / `svdvals`, `pinv
 from __future__ import annotations
 
 import math
+import warnings
 
 import pytest
 import torch
@@ -97,6 +98,22 @@ def test_multi_dot(symbolic: bool, data: st.DataObject) -> None:
         shapes[-1] = shapes[-1][:1]
     check(lambda *s: la.multi_dot(s), lambda *s: torch.linalg.multi_dot([torch.randn(x) for x in s]), *shapes,
           values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_chain_matmul(symbolic: bool, data: st.DataObject) -> None:
+    """One matrix or a chain that mostly fits; now and then a tensor of another rank."""
+    sizes, values = draw_case(data, symbolic)
+    count = data.draw(st.integers(1, 3))
+    chain = [data.draw(st.sampled_from(sizes)) for _ in range(count + 1)]
+    shapes = [(chain[k], chain[k + 1]) if data.draw(st.integers(0, 5)) else data.draw(shapes_from(sizes, max_rank=3))
+              for k in range(count)]
+    with warnings.catch_warnings():  # chain_matmul is deprecated
+        warnings.simplefilter("ignore")
+        check(lambda *s: la.chain_matmul(s), lambda *s: torch.chain_matmul(*(torch.randn(x) for x in s)), *shapes,
+              values=values)
 
 
 @SYMBOLIC

@@ -40,7 +40,9 @@ from tyr.shape_rules import (
     gaussian_nll_loss,
     glu,
     group_norm,
+    instance_norm,
     layer_norm,
+    local_response_norm,
     margin_ranking_loss,
     multi_margin_loss,
     multilabel_margin_loss,
@@ -105,6 +107,34 @@ def test_embedding_bag(symbolic: bool, data: st.DataObject) -> None:
     # with rows of no width, torch 2.13 fails on more than one non-empty bag: a matter of the offsets' values
     no_width = len(weight) == 2 and weight[1].evaluate(values or {}) == 0
     check(rule, run, ids, weight, offsets, per_sample, values=values, told_less=no_width)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_instance_and_local_response_norm(symbolic: bool, data: st.DataObject) -> None:
+    """Statistics and affine parameters mostly of the input's channels; the input of any rank."""
+    sizes, values = draw_case(data, symbolic)
+    x = data.draw(shapes_from(sizes, 1, 4))
+    channels = x[1] if len(x) >= 2 else const(3)
+    use_input_stats = data.draw(st.booleans())
+    given_stats = data.draw(st.lists(st.sampled_from(["weight", "bias"]), unique=True))
+    if not use_input_stats or data.draw(st.booleans()):
+        given_stats += ["running_mean", "running_var"]  # both or neither; evaluation needs them
+    stats = [(name, (channels,) if data.draw(st.integers(0, 3)) else data.draw(shapes_from(sizes, 1, 2)))
+             for name in given_stats]
+
+    def run(x: tuple[int, ...], *shapes: tuple[int, ...]) -> Any:
+        given = {name: torch.ones(shape) for (name, _), shape in zip(stats, shapes)}
+        return F.instance_norm(tensor(x), use_input_stats=use_input_stats, **given)
+
+    def rule(x: Any, *shapes: Any) -> Any:
+        return instance_norm(x, [(name, shape) for (name, _), shape in zip(stats, shapes)], use_input_stats)
+
+    # of an input without elements torch fails in ways of its own (a select of an empty repeat), or not
+    empty = any(size.evaluate(values or {}) == 0 for size in x)
+    check(rule, run, x, *(shape for _, shape in stats), values=values, told_less=empty)
+    check(local_response_norm, lambda x: F.local_response_norm(tensor(x), 2), x, values=values)
 
 
 @SYMBOLIC

@@ -1,5 +1,5 @@
 """Hooks for ops that had none: `take`, `trace`, `inner`, `unique` / `unique_consecutive`, `resize_` /
-`resize_as_`, `cartesian_prod`, `combinations`, `block_diag`, `trapezoid` / `trapz` / `cumulative_trapezoid`,
+`resize_as_`, `cartesian_prod`, `combinations`, `block_diag`, `chain_matmul`, `vander`, `trapezoid` / `trapz` / `cumulative_trapezoid`,
 `F.channel_shuffle`, `F.kl_div`, `F.bilinear`, `searchsorted`, `bucketize`, `renorm`, `prelu`, `as_strided`, `histc`,
 `cov` / `corrcoef`, `isin`, `pdist`, `unravel_index`, the windows (`hann_window`, ...), `range`.
 
@@ -20,6 +20,7 @@ from tyr.mypy_plugin._args import Call, NotKnown
 from tyr.mypy_plugin._rebinding import in_code_with_shapes
 from tyr.mypy_plugin._types import NotATensor
 from tyr.shape_rules import MaybeShape, creation
+from tyr.shape_rules import linalg as la
 from tyr.shape_rules import nn_functional as nnf
 
 Handler = Callable[[Call, MaybeShape], Type]
@@ -138,6 +139,18 @@ def _cartesian_prod(call: Call) -> Type:
 
 def _block_diag(call: Call) -> Type:
     return typed_in_code_with_shapes(call, call.tensor(rules.block_diag(_listed(call))))
+
+
+def _chain_matmul(call: Call) -> Type:
+    actuals = call.actuals("matrices")
+    if not actuals or any(a.kind != ARG_POS for a in actuals):
+        raise NotKnown  # `*ms`: how many is not known
+    return typed_in_code_with_shapes(call, call.tensor(la.chain_matmul([call.shape_of(a) for a in actuals])))
+
+
+def _vander(call: Call) -> Type:
+    n = call.optional_int_arg("N")
+    return call.tensor(rules.vander(call.tensor_arg("x"), n))
 
 
 def _combinations(call: Call) -> Type:
@@ -264,6 +277,8 @@ _VF = "torch._C._VariableFunctions."
 FUNCTIONS: dict[str, FunctionHandler] = {
     "torch.functional.cartesian_prod": _cartesian_prod,
     "torch.functional.block_diag": _block_diag,
+    "torch.functional.chain_matmul": _chain_matmul,
+    _VF + "vander": _vander,
     _VF + "combinations": _combinations,
     _VF + "trapezoid": _trapezoid,
     _VF + "trapz": _trapezoid,

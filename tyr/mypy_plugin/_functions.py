@@ -613,6 +613,20 @@ def _embedding_bag(call: Call) -> Type:
     return call.tensor(out)
 
 
+def _local_response_norm(call: Call) -> Type:
+    return call.tensor(nnf.local_response_norm(call.tensor_arg("input")))
+
+
+def _instance_norm(call: Call) -> Type:
+    stats = [
+        (name, call.shape_of(actuals[0]))
+        for name in ("running_mean", "running_var", "weight", "bias")
+        if (actuals := call.actuals(name)) and call.is_tensor(actuals[0])
+    ]
+    use_input_stats = call.bool_arg("use_input_stats", default=True)
+    return call.tensor(nnf.instance_norm(call.tensor_arg("input"), stats, use_input_stats))
+
+
 def _one_hot(call: Call) -> Type:
     shape = call.tensor_arg("tensor", "input", "self")
     classes = call.actuals("num_classes")
@@ -1032,5 +1046,5 @@ FUNCTIONS[_VF + "as_tensor"] = _literal_data
 FUNCTIONS[_VF + "scalar_tensor"] = _scalar
 FUNCTIONS[_VF + "randperm"] = _randperm
 FUNCTIONS[_F + "gumbel_softmax"] = _same_as("logits")
-FUNCTIONS[_F + "instance_norm"] = _same_as("input")
-FUNCTIONS[_F + "local_response_norm"] = _same_as("input")
+FUNCTIONS[_F + "instance_norm"] = _instance_norm
+FUNCTIONS[_F + "local_response_norm"] = _local_response_norm

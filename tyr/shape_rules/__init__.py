@@ -111,6 +111,8 @@ from tyr.shape_rules.nn_functional import (
     elementwise_loss,
     embedding,
     embedding_bag,
+    instance_norm,
+    local_response_norm,
     feature_dropout,
     glu,
     group_norm,
@@ -163,7 +165,7 @@ from tyr.shape_rules.spectral import fft, fftfreq, fftn, fftshift
 from tyr.shape_rules.view import flatten, infer_sizes, repeat, reshape, squeeze, unflatten, unsqueeze, view
 
 # Ops that had no rule before (their own block, kept apart for merging).
-from tyr.shape_rules.combinatorics import block_diag, cartesian_prod, combinations, pdist
+from tyr.shape_rules.combinatorics import block_diag, cartesian_prod, combinations, pdist, vander
 from tyr.shape_rules.creation import inclusive_range, window
 from tyr.shape_rules.gather import take
 from tyr.shape_rules.index import unravel_index
@@ -339,6 +341,8 @@ __all__ = [
     "elementwise_loss",
     "embedding",
     "embedding_bag",
+    "instance_norm",
+    "local_response_norm",
     "feature_dropout",
     "glu",
     "group_norm",
@@ -359,6 +363,7 @@ __all__ = [
     # ops that had no rule before
     "bilinear",
     "block_diag",
+    "vander",
     "bucketize",
     "cartesian_prod",
     "channel_shuffle",

@@ -1,4 +1,4 @@
-"""Tensors built from the elements or blocks of others: `cartesian_prod`, `combinations`, `block_diag`, and `pdist`
+"""Tensors built from the elements or blocks of others: `cartesian_prod`, `combinations`, `block_diag`, `vander`, and `pdist`
 (one distance per pair of rows).
 
 The number of `r`-combinations of `n` elements is a binomial coefficient; for a symbolic
@@ -111,3 +111,12 @@ def pdist(shape: MaybeShape) -> MaybeShape:
     if variadic_index(shape) is not None:
         return (None,)
     return (_binomial(sizes(shape)[0], 2),)
+
+
+def vander(shape: MaybeShape, n: int | None = None) -> MaybeShape:
+    """`torch.vander(x, N)`: the powers of a 1-d tensor of `k` elements as columns, `(k, N)`; `N` defaults to `k`."""
+    op = "vander"
+    if n is not None and n < 0:
+        raise ShapeRuleError(f"{op}: N must be non-negative, got {n}")
+    k = _vector(shape, op, "x")
+    return (k, const(n) if n is not None else k)

@@ -276,6 +276,17 @@ def lstsq(a: MaybeShape, b: MaybeShape, *, op: str = "linalg.lstsq") -> MaybeSha
     return None if batch is None else (*batch, n, cols)
 
 
+def chain_matmul(shapes: Sequence[MaybeShape]) -> MaybeShape:
+    """`torch.chain_matmul(A, B, ...)` (deprecated for `multi_dot`): the product of one or more 2-d matrices."""
+    op = "chain_matmul"
+    for k, shape in enumerate(shapes):
+        if shape is not None and rank(shape) is not None and len(shape) != 2:
+            raise ShapeRuleError(f"{op}: matrix {k} must be 2-d, got {show_shape(shape)}")
+    if len(shapes) == 1:
+        return shapes[0]
+    return multi_dot(shapes, op=op)
+
+
 def multi_dot(shapes: Sequence[MaybeShape], *, op: str = "linalg.multi_dot") -> MaybeShape:
     """`multi_dot([A, B, ..., Z])`: the matrix product of two or more matrices, the first of which may be a row
     vector and the last a column vector (1-d; their dim is dropped from the result); all others 2-d."""

@@ -25,6 +25,7 @@ from tyr.shape_rules.core import (
     never_one,
     never_zero,
     numel,
+    product,
     rank,
     same,
     show,
@@ -122,6 +123,41 @@ def embedding_bag(
     if const_of(count) == 0:
         raise ShapeRuleError(f"{op}: with include_last_offset the offsets need at least one entry, got {show_shape(offsets)}")
     return (count - 1 if count is not None else None, dim)
+
+
+def local_response_norm(input: MaybeShape) -> MaybeShape:
+    """`F.local_response_norm(input, size)`: normalised across channels, `(N, C, *)` with at least one more dim."""
+    if input is not None and rank(input) is not None and len(input) < 3:
+        raise ShapeRuleError(f"local_response_norm: expected a 3-d or larger input (N, C, *), got {show_shape(input)}")
+    return input
+
+
+def instance_norm(input: MaybeShape, stats: Sequence[tuple[str, MaybeShape]] = (), use_input_stats: bool = True) -> MaybeShape:
+    """`F.instance_norm(input, running_mean, running_var, weight, bias, use_input_stats)`: `(N, C, *)`, its shape.
+
+    With the input's statistics (the default) there must be more than one spatial element;
+    the running statistics, weight and bias are 1-d of `C` values (torch repeats
+    them per sample and checks nothing for an input without elements).  `stats` names those given.
+    """
+    op = "instance_norm"
+    if input is None or variadic_index(input) is not None:
+        return input
+    dims = sizes(input)
+    if len(dims) < 2:
+        raise ShapeRuleError(f"{op}: expected an input (N, C, *), got {show_shape(input)}")
+    if use_input_stats and const_of(product(dims[2:])) == 1:
+        raise ShapeRuleError(f"{op}: with the input's statistics there must be more than one spatial element, got {show_shape(input)}")
+    if not has_elements(input):
+        return input  # torch checks nothing of an input without elements
+    for name, stat in stats:
+        if stat is None or rank(stat) is None:
+            continue
+        values = sizes(stat)
+        # torch repeats it once per sample, which takes 1-d (or 0-d: one channel's value)
+        held = values[0] if len(values) == 1 else (const(1) if not values else None)
+        if held is None or differ(held, dims[1]):
+            raise ShapeRuleError(f"{op}: {name} {show_shape(stat)} must be 1-d, of the input's {show(dims[1])} channels")
+    return input
 
 
 def one_hot(shape: MaybeShape, num_classes: int = -1) -> MaybeShape:
