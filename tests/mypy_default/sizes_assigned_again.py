@@ -59,3 +59,18 @@ def channels_scaled_by_plain_ints(base: Dim[L], mults: tuple[int, ...]) -> int:
         ch = base * m
     reveal_type(ch)  # N: Revealed type is "int"
     return ch
+
+
+def stages(d: Dim[L], d_out: int, depth: int) -> list[int]:
+    """`dim, cur = d, 0`, then `dim = d_out` (a plain `int`, a bare name: no hook runs for either) in a loop,
+    as Hiera's stages have it: `dim` is declared an `int`, read as `L` until it is assigned again."""
+    dim, cur = d, 0
+    reveal_type(torch.zeros(dim))  # N: Revealed type is "torch._tensor.Tensor[L]"
+    widths = []
+    for i in range(depth):
+        if i == 1:
+            dim = d_out
+        widths.append(dim)
+        cur += 1
+    reveal_type(dim)  # N: Revealed type is "int"
+    return widths

@@ -17,6 +17,9 @@ with the shapes erased (`mask': Optional[Tensor] = mask`), which admits every la
 narrowed, as any declared name is, to the one assigned.  (An alias imported from another module
 is not known this early: such a parameter keeps its annotation.)
 
+A local first assigned a `Dim` parameter by name (`dim = d`) and later a name or a literal
+(`dim = d_out`, an `int`) is declared `int` up front, as torch's types would have it.
+
 A parameter that an inner function, lambda or class reads is left alone (a closure sees the last
 binding), as is one that `del`, `global`, `nonlocal` or an import binds, and every parameter of
 a function with a `match` statement.
@@ -42,6 +45,7 @@ from mypy.nodes import (
     Import,
     ImportFrom,
     IndexExpr,
+    IntExpr,
     ListExpr,
     MatchStmt,
     MemberExpr,
@@ -56,6 +60,7 @@ from mypy.nodes import (
     StarExpr,
     Statement,
     StrExpr,
+    TempNode,
     TryStmt,
     TupleExpr,
     WhileStmt,
@@ -64,7 +69,7 @@ from mypy.nodes import (
 from mypy.traverser import all_name_and_member_expressions
 from mypy.exprtotype import TypeTranslationError, expr_to_unanalyzed_type
 from mypy.options import Options
-from mypy.types import Type, UnboundType, UnionType
+from mypy.types import AnyType, Type, TypeOfAny, UnboundType, UnionType
 
 from tyr.mypy_plugin._jaxtyping_imports import DTYPES
 from tyr.mypy_plugin._statements import walk
@@ -90,6 +95,7 @@ def rename_rebound_parameters(file: MypyFile) -> None:
             renamable = {name: erased for name, erased in declared.items() if name not in unrenamable}
             _rename(function, renamable)
             _copy_through_data(function, {name for name, erased in renamable.items() if erased is None})
+        _declare_sizes_as_ints(function)
 
 
 def _functions(defs: list[Statement]) -> Iterator[FuncDef]:
@@ -264,6 +270,53 @@ def _copy_through_data(function: FuncDef, shaped: set[str]) -> None:
         value = stmt.rvalue
         if len(stmt.lvalues) == 1 and isinstance(value, NameExpr) and value.name in shaped and counts.get(value.name, 0) == 0:
             stmt.rvalue = _data_of(value.name, value)
+
+
+def _declare_sizes_as_ints(function: FuncDef) -> None:
+    """`dim = d` (or `dim, i = d, 0`) with `d: Dim[D]` a parameter, and `dim` assigned again a name or a
+    literal (`dim = d_out` with `d_out: int`): `dim` is declared `int` first thing, as torch's types would
+    have it.  No hook runs for either value, so mypy would declare `dim` a `Dim[D]` and refuse the int;
+    declared an int, each read still gives what was last assigned (mypy narrows a declared name by the
+    value)."""
+    sizes = {arg.variable.name for arg in function.arguments if _is_dim(arg.type_annotation)}
+    if not sizes:
+        return
+    first: dict[str, Expression | None] = {}
+    hookless: set[str] = set()  # names assigned again a value for which no hook runs (a name, a literal)
+    for stmt in walk(function.body.body):
+        for ref in _bound_by(stmt):
+            value = _value_of(stmt, ref) if isinstance(stmt, AssignmentStmt) else None
+            if ref.name not in first:
+                first[ref.name] = value
+            elif isinstance(value, (NameExpr, MemberExpr, IntExpr)):
+                hookless.add(ref.name)
+    parameters = {arg.variable.name for arg in function.arguments}
+    body = function.body.body
+    start = 1 if body and _is_docstring(body[0]) else 0
+    for name, value in sorted(first.items()):
+        # (a later value a hook reads, `n = n * 2`, is declared an int there, by `_rebinding`)
+        if name in parameters or name not in hookless or not (isinstance(value, NameExpr) and value.name in sizes):
+            continue
+        declaration = AssignmentStmt([NameExpr(name)], TempNode(AnyType(TypeOfAny.special_form), no_rhs=True),
+                                     type=UnboundType("int"), new_syntax=True)
+        for node in (declaration, declaration.lvalues[0], declaration.rvalue):
+            node.set_line(function)
+        body.insert(start, declaration)
+
+
+def _is_dim(annotation: Type | None) -> bool:
+    return isinstance(annotation, UnboundType) and bool(annotation.args) and _last_name(annotation) == "Dim"
+
+
+def _value_of(stmt: AssignmentStmt, ref: NameExpr) -> Expression | None:
+    """The value `stmt` assigns to the name `ref` (its item, where a tuple is unpacked into names)."""
+    for target in stmt.lvalues:
+        if target is ref:
+            return stmt.rvalue
+        if isinstance(target, (TupleExpr, ListExpr)) and isinstance(stmt.rvalue, (TupleExpr, ListExpr)):
+            if len(target.items) == len(stmt.rvalue.items) and ref in target.items:
+                return stmt.rvalue.items[target.items.index(ref)]
+    return None
 
 
 def _is_docstring(stmt: Statement) -> bool:
