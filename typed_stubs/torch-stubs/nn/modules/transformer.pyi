@@ -9,19 +9,26 @@
 # has tgt's batch).  Without the plugin the arguments default to `Any`.  Everything else is
 # as torch types it.
 
-from collections.abc import Callable
-from typing import Any, Generic
+# torch's module imports these, which mypy lets code import from it (`from torch.nn.modules.transformer
+# import Linear`): a stub re-exports only what it names so.
+import copy as copy
+import warnings as warnings
+from collections.abc import Callable as Callable
+from typing import Any as Any
+from typing import Generic
 
 from typing_extensions import TypeVar
 
-import torch
-from torch import Tensor
+import torch as torch
+from torch import Tensor as Tensor
+from torch.nn.init import xavier_uniform_ as xavier_uniform_
 
-from .activation import MultiheadAttention
-from .dropout import Dropout
-from .linear import Linear
-from .module import Module
-from .normalization import LayerNorm
+from .activation import MultiheadAttention as MultiheadAttention
+from .container import ModuleList as ModuleList
+from .dropout import Dropout as Dropout
+from .linear import Linear as Linear
+from .module import Module as Module
+from .normalization import LayerNorm as LayerNorm
 
 __all__ = [
     "Transformer",
