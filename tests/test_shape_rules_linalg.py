@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_shape_rules_core import check, dim_of, draw_case, examples, shape, shapes_from, with_variadic
 
-from tyr._symbolic import const
+from tyr._symbolic import Expr, const
 from tyr.shape_rules import UNKNOWN, ShapeRuleError, Variadic
 from tyr.shape_rules import linalg as la
 
@@ -82,16 +82,20 @@ def test_lstsq(symbolic: bool, data: st.DataObject) -> None:
           may_give_up=odd)
 
 
+def _matrix_chain(data: st.DataObject, sizes: list[Expr], count: int) -> list[tuple[Expr, ...]]:
+    """`count` matrices that mostly chain (each one's columns the next one's rows); now and then any shape."""
+    chain = [data.draw(st.sampled_from(sizes)) for _ in range(count + 1)]
+    return [(chain[k], chain[k + 1]) if data.draw(st.integers(0, 5)) else data.draw(shapes_from(sizes, max_rank=3))
+            for k in range(count)]
+
+
 @SYMBOLIC
 @settings(max_examples=examples(200), deadline=None)
 @given(data=st.data())
 def test_multi_dot(symbolic: bool, data: st.DataObject) -> None:
     """Chains that mostly fit (each inner size the next one's rows), a 1-d first or last now and then."""
     sizes, values = draw_case(data, symbolic)
-    count = data.draw(st.integers(1, 4))
-    chain = [data.draw(st.sampled_from(sizes)) for _ in range(count + 1)]
-    shapes = [(chain[k], chain[k + 1]) if data.draw(st.integers(0, 5)) else data.draw(shapes_from(sizes, max_rank=3))
-              for k in range(count)]
+    shapes = _matrix_chain(data, sizes, data.draw(st.integers(1, 4)))
     if data.draw(st.booleans()) and len(shapes[0]) == 2:
         shapes[0] = shapes[0][1:]
     if data.draw(st.booleans()) and len(shapes[-1]) == 2:
@@ -106,10 +110,7 @@ def test_multi_dot(symbolic: bool, data: st.DataObject) -> None:
 def test_chain_matmul(symbolic: bool, data: st.DataObject) -> None:
     """One matrix or a chain that mostly fits; now and then a tensor of another rank."""
     sizes, values = draw_case(data, symbolic)
-    count = data.draw(st.integers(1, 3))
-    chain = [data.draw(st.sampled_from(sizes)) for _ in range(count + 1)]
-    shapes = [(chain[k], chain[k + 1]) if data.draw(st.integers(0, 5)) else data.draw(shapes_from(sizes, max_rank=3))
-              for k in range(count)]
+    shapes = _matrix_chain(data, sizes, data.draw(st.integers(1, 3)))
     with warnings.catch_warnings():  # chain_matmul is deprecated
         warnings.simplefilter("ignore")
         check(lambda *s: la.chain_matmul(s), lambda *s: torch.chain_matmul(*(torch.randn(x) for x in s)), *shapes,

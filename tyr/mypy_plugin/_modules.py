@@ -585,6 +585,11 @@ def _input(module: Module, inputs: Sequence[Type], index: int = 0) -> MaybeShape
         raise NotKnown from None
 
 
+def _given(inputs: Sequence[Type], index: int) -> bool:
+    """Whether the call passed the forward parameter at `index` (one not passed is `None`, its default)."""
+    return index < len(inputs) and not isinstance(get_proper_type(inputs[index]), NoneType)
+
+
 def _same_forward(module: Module, inputs: Sequence[Type]) -> Type:
     return module.scope.tensor_type(_input(module, inputs))
 
@@ -606,19 +611,15 @@ def _embedding_forward(module: Module, inputs: Sequence[Type]) -> Type:
 
 def _embedding_bag_forward(module: Module, inputs: Sequence[Type]) -> Type:
     """`bag(input, offsets=None, per_sample_weights=None)`."""
-
-    def given(index: int) -> bool:
-        return index < len(inputs) and not isinstance(get_proper_type(inputs[index]), NoneType)
-
     mode = module.static(2)
     out = nnf.embedding_bag(
         _input(module, inputs),
         (module.size(0), module.size(1)),
-        _input(module, inputs, 1) if given(1) else None,
-        has_offsets=given(1),
+        _input(module, inputs, 1) if _given(inputs, 1) else None,
+        has_offsets=_given(inputs, 1),
         include_last_offset=_flag(module.static(3)),
-        per_sample_weights=_input(module, inputs, 2) if given(2) else None,
-        has_per_sample_weights=given(2),
+        per_sample_weights=_input(module, inputs, 2) if _given(inputs, 2) else None,
+        has_per_sample_weights=_given(inputs, 2),
         mode=mode if isinstance(mode, str) else None,
     )
     return module.scope.tensor_type(out)
@@ -685,13 +686,13 @@ def _multihead_attention_forward(module: Module, inputs: Sequence[Type]) -> Type
     scope = module.scope
 
     def optional(index: int) -> tuple[MaybeShape, bool]:
-        if index >= len(inputs) or isinstance(get_proper_type(inputs[index]), NoneType):
+        if not _given(inputs, index):
             return None, False
         # a mask that may be None (`pad: Tensor[B, S] | None`) is checked as what torch checks when given
         return _input(module, [unless_none(inputs[index]) or inputs[index]], 0), True
 
     def flag(index: int, default: bool) -> bool:
-        if index >= len(inputs) or isinstance(get_proper_type(inputs[index]), NoneType):
+        if not _given(inputs, index):
             return default
         return _flag(_static_value(_literal_of(inputs[index]), scope))
 
@@ -763,7 +764,7 @@ def _recurrent_forward(mode: Mode) -> Forward:
 
     def forward(module: Module, inputs: Sequence[Type]) -> Type:
         scope = module.scope
-        given = len(inputs) > 1 and not isinstance(get_proper_type(inputs[1]), NoneType)
+        given = _given(inputs, 1)
         states = _states(module, inputs[1], 2 if mode == "LSTM" else 1) if given else None
         num_layers = _static_or_none(module, 2)
         proj_size = _static_or_none(module, 5) if mode == "LSTM" else 0
@@ -790,7 +791,7 @@ def _cell_forward(mode: CellMode) -> Forward:
     """`cell(input, hx)` / `lstm_cell(input, (hx, cx))`: the next `h` / `(h, c)`."""
 
     def forward(module: Module, inputs: Sequence[Type]) -> Type:
-        given = len(inputs) > 1 and not isinstance(get_proper_type(inputs[1]), NoneType)
+        given = _given(inputs, 1)
         count = 2 if mode == "LSTMCell" else 1
         states = _states(module, inputs[1], count) if given else None
         out = rules.recurrent_cell(
@@ -881,7 +882,7 @@ def _conv_forward(n: int) -> Forward:
 
 def _conv_transpose_forward(n: int) -> Forward:
     def forward(module: Module, inputs: Sequence[Type]) -> Type:
-        if len(inputs) > 1 and not isinstance(get_proper_type(inputs[1]), NoneType):
+        if _given(inputs, 1):
             raise NotKnown  # an explicit output_size
         in_channels, out_channels = module.size(0), module.size(1)
         groups = module.int_or_ints(6)

@@ -142,21 +142,26 @@ def _rename(function: FuncDef, names: dict[str, Type | None]) -> None:
         for ref in _references(stmt):
             if ref.name in assigned:
                 ref.name += "'"
-    start = 1 if body and _is_docstring(body[0]) else 0
     for name in sorted(assigned):
         erased = names[name]
         if erased is None:
-            definitions = [AssignmentStmt([NameExpr(name + "'")], _data_of(name, function))]
+            _prepend(function, [AssignmentStmt([NameExpr(name + "'")], _data_of(name, function))])
         else:
             # (mypy narrows a declared name by what is assigned after its declaration, not by the value in it)
-            definitions = [
+            _prepend(function, [
                 AssignmentStmt([NameExpr(name + "'")], NameExpr(name), type=erased, new_syntax=True),
                 AssignmentStmt([NameExpr(name + "'")], NameExpr(name)),
-            ]
-        for definition in reversed(definitions):
-            for node in (definition, definition.lvalues[0], definition.rvalue):
-                node.set_line(function)
-            body.insert(start, definition)
+            ])
+
+
+def _prepend(function: FuncDef, definitions: list[AssignmentStmt]) -> None:
+    """`definitions` first thing in the function's body (after its docstring), on the function's line."""
+    body = function.body.body
+    start = 1 if body and _is_docstring(body[0]) else 0
+    for definition in definitions:
+        for node in (definition, definition.lvalues[0], definition.rvalue):
+            node.set_line(function)
+    body[start:start] = definitions
 
 
 def _shape_aliases(defs: list[Statement]) -> dict[str, Type]:
@@ -291,17 +296,12 @@ def _declare_sizes_as_ints(function: FuncDef) -> None:
             elif isinstance(value, (NameExpr, MemberExpr, IntExpr)):
                 hookless.add(ref.name)
     parameters = {arg.variable.name for arg in function.arguments}
-    body = function.body.body
-    start = 1 if body and _is_docstring(body[0]) else 0
     for name, value in sorted(first.items()):
         # (a later value a hook reads, `n = n * 2`, is declared an int there, by `_rebinding`)
         if name in parameters or name not in hookless or not (isinstance(value, NameExpr) and value.name in sizes):
             continue
-        declaration = AssignmentStmt([NameExpr(name)], TempNode(AnyType(TypeOfAny.special_form), no_rhs=True),
-                                     type=UnboundType("int"), new_syntax=True)
-        for node in (declaration, declaration.lvalues[0], declaration.rvalue):
-            node.set_line(function)
-        body.insert(start, declaration)
+        no_value = TempNode(AnyType(TypeOfAny.special_form), no_rhs=True)
+        _prepend(function, [AssignmentStmt([NameExpr(name)], no_value, type=UnboundType("int"), new_syntax=True)])
 
 
 def _is_dim(annotation: Type | None) -> bool:
