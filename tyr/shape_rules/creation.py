@@ -103,7 +103,7 @@ def inclusive_range(start: Number, end: Number, step: Number = 1) -> MaybeShape:
     a, b, s = (float(x) for x in values)
     if s == 0:
         raise ShapeRuleError("range: step must be nonzero")
-    if (b - a) * s < 0:
+    if b < a if s > 0 else b > a:  # (as torch compares them: `(b - a) * s` underflows to 0 for denormal gaps)
         raise ShapeRuleError(f"range: the step {values[2]} points away from end ({values[1]}) starting at {values[0]}")
     return (const(int((b - a) / s + 1)),)
 
