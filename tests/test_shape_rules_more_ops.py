@@ -36,11 +36,13 @@ from tyr.shape_rules import (
     nonzero,
     nonzero_tuple,
     quantile,
+    stft,
     tensordot,
     vstack,
 )
 
 SYMBOLIC = pytest.mark.parametrize("symbolic", [False, True], ids=["concrete", "symbolic"])
+STFT_WARNINGS = ("A window was not provided", "stft with return_complex=False is deprecated")
 
 
 def _quiet(op):  # type: ignore[no-untyped-def]
@@ -245,6 +247,41 @@ def test_fft_helpers(symbolic: bool, data: st.DataObject) -> None:
     n = data.draw(st.sampled_from([*sizes, const(-1), const(-2), const(-3), const(-4)]))
     check(fftfreq, lambda n: torch.fft.fftfreq(n), n, values=values)
     check(lambda n: fftfreq(n, real=True, op="rfftfreq"), lambda n: torch.fft.rfftfreq(n), n, values=values)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(200), deadline=None)
+@given(data=st.data())
+def test_stft(symbolic: bool, data: st.DataObject) -> None:
+    """A signal of any rank; the window's lengths, hop and padding of small constants; a window of its length or any."""
+    sizes, values = draw_case(data, symbolic)
+    length = data.draw(st.sampled_from([*sizes, const(12), const(20)]))
+    x = data.draw(st.one_of(st.just((length,)), st.tuples(st.sampled_from(sizes), st.just(length)),
+                            shapes_from(sizes, max_rank=3)))
+    n_fft = data.draw(st.integers(-1, 9))
+    hop = data.draw(st.one_of(st.none(), st.integers(0, 5)))
+    win = data.draw(st.one_of(st.none(), st.integers(0, 10)))
+    wanted = (const(win if win is not None else n_fft),)
+    window = data.draw(st.one_of(st.none(), st.just(wanted), shapes_from(sizes, max_rank=2)))
+    center = data.draw(st.booleans())
+    pad_mode = data.draw(st.sampled_from(["reflect", "constant"]))
+    onesided = data.draw(st.sampled_from([None, True, False]))
+    return_complex = data.draw(st.booleans())
+    align = data.draw(st.sampled_from([None, True, False]))
+
+    def run(x: tuple[int, ...], window: tuple[int, ...] | None) -> Any:
+        return torch.stft(tensor(x), n_fft, hop, win, None if window is None else tensor(window), center, pad_mode,
+                          onesided=onesided, return_complex=return_complex, align_to_window=align)
+
+    def rule(x: Any, window: Any) -> Any:
+        return stft(x, n_fft, hop, win, window, center=center, pad_mode=pad_mode, onesided=onesided,
+                    return_complex=return_complex, align_to_window=align)
+
+    # a real signal is onesided by default, which the rule does not know; MKL rejects some signals with no
+    # elements, other FFT backends need not; frames aligned to a shorter window are torch's own affair
+    empty = any(size.evaluate(values) == 0 for size in x)
+    aligned = bool(align) and (win if win is not None else n_fft) != n_fft
+    check(rule, run, x, window, values=values, told_less=onesided is None or empty or aligned, warns=STFT_WARNINGS)
 
 
 def test_examples() -> None:

@@ -32,6 +32,7 @@ from tyr.shape_rules import (
     cosine_embedding_loss,
     cosine_similarity,
     cross_entropy,
+    ctc_loss,
     dropout,
     elementwise_loss,
     embedding,
@@ -403,6 +404,33 @@ def test_losses(symbolic: bool, name: str, data: st.DataObject) -> None:
         return loss(*(kind(d) for kind, d in zip(kinds, dims)), reduction=reduction)
 
     check(lambda *s: rule(*s, reduction), run, *shapes, values=values, warns=TARGET_SIZE_WARNING)
+
+
+@SYMBOLIC
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data())
+def test_ctc_loss(symbolic: bool, data: st.DataObject) -> None:
+    """Padded or concatenated targets and lengths of one item each, batched or not, or of any shape."""
+    sizes, values = draw_case(data, symbolic)
+    lp = data.draw(st.one_of(st.tuples(*[st.sampled_from(sizes)] * 3), shapes_from(sizes, 1, 4)))
+    items = lp[1] if len(lp) == 3 else const(1)
+    rows = st.tuples(st.just(items), st.sampled_from(sizes))
+    targets = data.draw(st.one_of(rows, st.tuples(st.sampled_from(sizes)), shapes_from(sizes, max_rank=3)))
+    one_each = st.sampled_from([(items,), (const(1), items), ()])
+    lengths = [data.draw(st.one_of(one_each, shapes_from(sizes, max_rank=2))) for _ in range(2)]
+    reduction = data.draw(st.sampled_from(["none", "mean", "sum"]))
+
+    def run(lp: tuple[int, ...], targets: tuple[int, ...], *lengths: tuple[int, ...]) -> Any:
+        # values torch accepts whatever the shapes: every input length the whole input; padded targets all
+        # empty, concatenated ones all the first item's (their lengths add up to the number of targets)
+        input_lengths = torch.full(lengths[0], lp[0] if lp else 1, dtype=torch.long)
+        target_lengths = indices(lengths[1])
+        if len(targets) == 1 and target_lengths.numel():
+            target_lengths.view(-1)[0] = targets[0]
+        return F.ctc_loss(tensor(lp).log_softmax(-1), indices(targets), input_lengths, target_lengths,
+                          reduction=reduction)
+
+    check(lambda *shapes: ctc_loss(*shapes, reduction), run, lp, targets, *lengths, values=values)
 
 
 CHANNEL_DROPOUT = {1: F.dropout1d, 2: F.dropout2d, 3: F.dropout3d}

@@ -13,7 +13,7 @@ from mypy.types import Type
 
 from tyr import shape_rules as rules
 from tyr.mypy_plugin._args import Call, NotKnown, is_int_like
-from tyr.shape_rules import Size
+from tyr.shape_rules import MaybeShape, Size
 from tyr.shape_rules.spectral import Kind
 
 FunctionHandler = Callable[[Call], Type]
@@ -81,6 +81,44 @@ _KINDS: dict[str, Kind] = {
     "irfft": "real_output",
     "hfft": "real_output",
 }
+
+def _stft(call: Call, shape: MaybeShape) -> Type:
+    """`x.stft(n_fft, hop_length, win_length, window, center, pad_mode, normalized, onesided, return_complex)`."""
+    sizes = {}
+    for name in ("n_fft", "hop_length", "win_length"):
+        actuals = call.actuals(name)
+        sizes[name] = None if not actuals or call.is_none(actuals[0]) else call.size_of(actuals[0])
+    window = call.actuals("window")
+    pad_mode = call.str_arg("pad_mode") if call.actuals("pad_mode") else "reflect"
+    out = rules.stft(
+        shape,
+        sizes["n_fft"],
+        sizes["hop_length"],
+        sizes["win_length"],
+        call.shape_of(window[0]) if window and not call.is_none(window[0]) else None,
+        center=bool(_flag(call, "center", True)),
+        pad_mode=pad_mode if pad_mode in ("reflect", "constant") else None,
+        onesided=_flag(call, "onesided", None),
+        # not given, a real signal is an error and a complex one gives a complex result
+        return_complex=bool(_flag(call, "return_complex", True)),
+        align_to_window=_flag(call, "align_to_window", None),
+        op="stft",
+    )
+    return call.tensor(out)
+
+
+def _flag(call: Call, name: str, absent: bool | None) -> bool | None:
+    """A bool argument: its value, `absent` where it is not given (or None); NotKnown where its value is unknown."""
+    actuals = call.actuals(name)
+    if not actuals or call.is_none(actuals[0]):
+        return absent
+    value = call.bool_of(actuals[0])
+    if value is None:
+        raise NotKnown
+    return value
+
+
+METHODS: dict[str, Callable[[Call, MaybeShape], Type]] = {"stft": _stft}
 
 FUNCTIONS: dict[str, FunctionHandler] = {"torch.fft.fftshift": _shift, "torch.fft.ifftshift": _shift}
 FUNCTIONS["torch.fft.fftfreq"] = FUNCTIONS["torch.fft.rfftfreq"] = _frequencies

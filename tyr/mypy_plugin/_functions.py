@@ -16,7 +16,7 @@ from mypy.plugin import FunctionContext
 from mypy.types import AnyType, Instance, LiteralType, TupleType, Type, get_proper_type
 
 from tyr import shape_rules as rules
-from tyr._symbolic import Expr
+from tyr._symbolic import Expr, const
 from tyr.mypy_plugin import _extra_ops, _fft, _linalg, _more_ops, _names, _tensors
 from tyr.mypy_plugin._args import Actual, Call, NotKnown
 from tyr.mypy_plugin._types import Lookup, NotATensor, Scope, unless_none
@@ -741,6 +741,23 @@ def _gaussian_nll_loss(call: Call) -> Type:
     return call.tensor(nnf.gaussian_nll_loss(input, target, variances, _reduction(call)))
 
 
+def _ctc_loss(call: Call) -> Type:
+    lengths = [_per_item_lengths(call, name) for name in ("input_lengths", "target_lengths")]
+    return call.tensor(nnf.ctc_loss(call.tensor_arg("log_probs"), _optional(call, "targets"), *lengths, _reduction(call)))
+
+
+def _per_item_lengths(call: Call, name: str) -> MaybeShape:
+    """A lengths argument's shape: a tensor's, or a sequence of ints as the 1-d tensor torch makes of it."""
+    actuals = call.actuals(name)
+    if not actuals:
+        return None
+    try:
+        return call.shape_of(actuals[0])
+    except NotKnown:
+        items = call.sequence_of(actuals[0])
+        return None if items is None else (const(len(items)),)
+
+
 def _triplet_margin_loss(call: Call) -> Type:
     """`F.triplet_margin_loss` and `F.triplet_margin_with_distance_loss` (a `distance_function` of the user's gives
     an unknown shape)."""
@@ -930,6 +947,7 @@ for _method in _more_ops.METHODS:
     FUNCTIONS[_VF + _method] = _tensors.receiver_first(_method)
 FUNCTIONS.update(_more_ops.FUNCTIONS)
 FUNCTIONS.update(_fft.FUNCTIONS)
+FUNCTIONS[_TF + "stft"] = _tensors.receiver_first("stft")
 FUNCTIONS.update(_linalg.FUNCTIONS)
 for _method in _linalg.METHODS:
     FUNCTIONS[_VF + _method] = _tensors.receiver_first(_method)
@@ -1009,6 +1027,7 @@ FUNCTIONS[_F + "margin_ranking_loss"] = _loss(nnf.margin_ranking_loss, "input1",
 FUNCTIONS[_F + "multilabel_soft_margin_loss"] = _multilabel_soft_margin_loss
 FUNCTIONS[_F + "multi_margin_loss"] = _multi_margin_loss
 FUNCTIONS[_F + "gaussian_nll_loss"] = _gaussian_nll_loss
+FUNCTIONS[_F + "ctc_loss"] = _ctc_loss
 FUNCTIONS[_F + "triplet_margin_loss"] = _triplet_margin_loss
 FUNCTIONS[_F + "triplet_margin_with_distance_loss"] = _triplet_margin_loss
 FUNCTIONS[_NN + "scaled_dot_product_attention"] = _attention

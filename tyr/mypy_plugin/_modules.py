@@ -1230,6 +1230,7 @@ _LOSSES: dict[str, Spec] = {
     "SoftMarginLoss": Spec((_REDUCTION,), _loss_forward(nnf.soft_margin_loss, 2)),
     "MultiLabelMarginLoss": Spec((_REDUCTION,), _loss_forward(nnf.multilabel_margin_loss, 2)),
     "CosineEmbeddingLoss": Spec((_REDUCTION,), _loss_forward(nnf.cosine_embedding_loss, 3)),
+    "CTCLoss": Spec((_REDUCTION,), _loss_forward(nnf.ctc_loss, 4)),
     "MarginRankingLoss": Spec((_REDUCTION,), _loss_forward(nnf.margin_ranking_loss, 3)),
     "CrossEntropyLoss": Spec((_REDUCTION, _typed("weight")), _cross_entropy_forward("cross_entropy")),
     "NLLLoss": Spec((_REDUCTION, _typed("weight")), _cross_entropy_forward("nll_loss")),

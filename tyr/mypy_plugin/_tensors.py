@@ -38,7 +38,7 @@ from mypy.types import (
 
 from tyr import shape_rules as rules
 from tyr._symbolic import const
-from tyr.mypy_plugin import _extra_ops, _linalg, _more_ops, _names
+from tyr.mypy_plugin import _extra_ops, _fft, _linalg, _more_ops, _names
 from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown, is_int_like
 from tyr.mypy_plugin._dtypes import Binding, Bindings, index_dtype, local_bindings
 from tyr.mypy_plugin._errors import SHAPE
@@ -1159,6 +1159,7 @@ METHODS.update(
         "tril_": _tril,
         "triu_": _tril,
         **_more_ops.METHODS,
+        **_fft.METHODS,
         **_extra_ops.METHODS,
         **_linalg.METHODS,
     }

@@ -23,7 +23,7 @@ nested scopes, get distinct names: `B` and `B_2`.)
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 
 from mypy.maptype import map_instance_to_supertype
@@ -50,7 +50,7 @@ from mypy.types import (
     get_proper_type,
 )
 
-from tyr._symbolic import Expr, ExprSyntaxError, const, parse, sym
+from tyr._symbolic import Expr, ExprSyntaxError, const, division_facts, parse, sym
 from tyr.mypy_plugin import _names
 from tyr.shape_rules import MaybeShape, Size, Variadic
 
@@ -67,6 +67,24 @@ def parse_template(text: str) -> Expr | None:
         return parse(text)
     except (ExprSyntaxError, ZeroDivisionError):
         return None
+
+
+@lru_cache(maxsize=4096)
+def template_facts(text: str) -> tuple[tuple[str, Expr], ...]:
+    """The divisibility facts a template's normal form assumes (SHAPES.md §6): `D//16` (which `-(-d // 16)`,
+    a ceiling, also normalises to) takes `D` a multiple of 16."""
+    expr = parse_template(text)
+    return () if expr is None else tuple(division_facts(expr))
+
+
+def _breaks_a_fact(text: str, bindings: Mapping[str, Expr]) -> bool:
+    """Whether constants bound to a template's symbols break a fact its normal form assumed: at `D = 24` the
+    ceiling `-(-D // 16)` is 2 where `D//16` is 1, so the template's value there is not the code's."""
+    for name, divisor in template_facts(text):
+        value, by = bindings[name].const_value, divisor.substitute(bindings).const_value
+        if value is not None and by is not None and by > 0 and value % by:
+            return True
+    return False
 
 
 class Scope:
@@ -175,6 +193,8 @@ class Scope:
             if size is None:
                 return None
             bindings[name] = size
+        if expr.has_division and _breaks_a_fact(template.value, bindings):
+            return None
         return expr.substitute(bindings)
 
     def size_type(self, size: Size | int) -> Type:

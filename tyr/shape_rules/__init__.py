@@ -107,6 +107,7 @@ from tyr.shape_rules.nn_functional import (
     batch_norm,
     cosine_similarity,
     cross_entropy,
+    ctc_loss,
     dropout,
     elementwise_loss,
     embedding,
@@ -161,7 +162,7 @@ from tyr.shape_rules.reduce import (
     topk,
 )
 from tyr.shape_rules.selection import masked_select, nonzero, nonzero_tuple
-from tyr.shape_rules.spectral import fft, fftfreq, fftn, fftshift
+from tyr.shape_rules.spectral import fft, fftfreq, fftn, fftshift, stft
 from tyr.shape_rules.view import flatten, infer_sizes, repeat, reshape, squeeze, unflatten, unsqueeze, view
 
 # Ops that had no rule before (their own block, kept apart for merging).
@@ -309,6 +310,7 @@ __all__ = [
     "fftfreq",
     "fftn",
     "fftshift",
+    "stft",
     # indexing
     "gather",
     "index",
@@ -337,6 +339,7 @@ __all__ = [
     "batch_norm",
     "cosine_similarity",
     "cross_entropy",
+    "ctc_loss",
     "dropout",
     "elementwise_loss",
     "embedding",

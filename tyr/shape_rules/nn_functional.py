@@ -525,6 +525,41 @@ def multilabel_soft_margin_loss(
     return _reduced((*joint[:pos], *joint[pos + 1 :]), reduction)
 
 
+def ctc_loss(
+    log_probs: MaybeShape, targets: MaybeShape, input_lengths: MaybeShape, target_lengths: MaybeShape,
+    reduction: Reduction = "mean",
+) -> MaybeShape:
+    """`F.ctc_loss(log_probs, targets, input_lengths, target_lengths)`: `log_probs` is `(T, N, C)`, or `(T, C)`
+    for one unbatched item (`N` is 1), and not empty; `targets` are `(N, S)` padded or 1-d concatenated; each
+    lengths tensor (a sequence of ints here is its 1-d tensor) holds `N` values, in any shape.
+    `reduction="none"` gives `(N,)`, or `()` unbatched; otherwise `()`."""
+    op = "ctc_loss"
+    n = None if log_probs is None else rank(log_probs)
+    if log_probs is not None and (min_rank(log_probs) > 3 or (n is not None and n < 2)):
+        raise ShapeRuleError(f"{op}: log_probs must be (T, N, C), or (T, C) unbatched, not {show_shape(log_probs)}")
+    if n is not None and log_probs is not None and any(const_of(s) == 0 for s in sizes(log_probs)):
+        raise ShapeRuleError(f"{op}: log_probs {show_shape(log_probs)} must not be empty")
+    items: Size = None
+    if n is not None and log_probs is not None:
+        items = _at(log_probs, 1) if n == 3 else const(1)
+    if targets is not None and (min_rank(targets) > 2 or rank(targets) == 0):
+        raise ShapeRuleError(f"{op}: targets must be (N, S) padded or 1-d concatenated, not {show_shape(targets)}")
+    if targets is not None and rank(targets) == 2 and differ(_at(targets, 0), items):
+        raise ShapeRuleError(
+            f"{op}: padded targets {show_shape(targets)} must have one row per item, {show(items)} "
+            f"(the batch of log_probs {show_shape(log_probs)})"
+        )
+    for name, lengths in (("input_lengths", input_lengths), ("target_lengths", target_lengths)):
+        if lengths is not None and rank(lengths) is not None and differ(numel(lengths), items):
+            raise ShapeRuleError(
+                f"{op}: {name} {show_shape(lengths)} must hold one length per item, {show(items)} "
+                f"(the batch of log_probs {show_shape(log_probs)})"
+            )
+    if reduction != "none":
+        return ()
+    return None if n is None else (items,) if n == 3 else ()
+
+
 def _same_shape(a: Shape, b: Shape) -> bool | None:
     """Whether two shapes are equal: True or False where that is proved, None where it depends on the sizes."""
     if variadic_index(a) is not None or variadic_index(b) is not None:

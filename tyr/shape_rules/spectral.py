@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from tyr._symbolic import const
+from tyr.shape_rules.conv import conv_output_size
 from tyr.shape_rules.core import (
     Dims,
     MaybeShape,
@@ -22,10 +23,13 @@ from tyr.shape_rules.core import (
     Variadic,
     as_size,
     const_of,
+    differ,
     dims_argument,
     distinct_positions,
     locate,
+    min_rank,
     rank,
+    same,
     show,
     show_shape,
 )
@@ -127,3 +131,78 @@ def fftshift(shape: MaybeShape, dim: Dims = None, *, op: str = "fftshift") -> Ma
 def _negative(size: Size) -> bool:
     value = const_of(size)
     return value is not None and value < 0
+
+
+def stft(
+    shape: MaybeShape,
+    n_fft: SizeArg,
+    hop_length: SizeArg = None,
+    win_length: SizeArg = None,
+    window: MaybeShape = None,
+    *,
+    center: bool = True,
+    pad_mode: str | None = "reflect",
+    onesided: bool | None = None,
+    return_complex: bool = True,
+    align_to_window: bool | None = None,
+    op: str = "stft",
+) -> MaybeShape:
+    """`torch.stft(x, n_fft, hop_length, win_length, window, ...)`: a signal `(L,)` or `(B, L)` gives
+    `(freqs, frames)` or `(B, freqs, frames)`, and a last dim of 2 with `return_complex=False`.
+
+    `hop_length` defaults to `n_fft // 4`, `win_length` to `n_fft` (at most `n_fft`); a window is
+    `(win_length,)`.  `center` pads `n_fft // 2` each side, which `pad_mode="reflect"` (None: a mode
+    not known or of other limits) takes from the signal, so it must be longer than that (and a batch
+    must not be empty).  The frames are as a convolution's of kernel `n_fft` and stride `hop_length`
+    (unknown where `align_to_window` aligns them to a shorter window); there are `n_fft // 2 + 1` frequencies where
+    `onesided` (torch's default for a real signal: None here, as the rule cannot tell) and `n_fft`
+    otherwise.  `align_to_window` (None: not given) is for `center=False` only.
+    """
+    if center and align_to_window is not None:
+        raise ShapeRuleError(f"{op}: align_to_window is for center=False only")
+    fft_size, hop, win = as_size(n_fft), as_size(hop_length), as_size(win_length)
+    if _not_positive(fft_size):
+        raise ShapeRuleError(f"{op}: n_fft={show(fft_size)} must be positive")
+    hop = hop if hop_length is not None else None if fft_size is None else fft_size // 4
+    win = win if win_length is not None else fft_size
+    if _not_positive(hop):
+        raise ShapeRuleError(f"{op}: hop_length={show(hop)} must be positive")
+    if _not_positive(win) or (const_of(win) or 0) > (const_of(fft_size) or 1 << 62):
+        raise ShapeRuleError(f"{op}: win_length={show(win)} must be positive and at most n_fft={show(fft_size)}")
+    if window is not None and rank(window) is not None:
+        if len(window) != 1 or differ(window[0], win):  # type: ignore[arg-type]
+            raise ShapeRuleError(f"{op}: the window must be (win_length,) = ({show(win)},), not {show_shape(window)}")
+    if shape is None:
+        return None
+    n = rank(shape)
+    if min_rank(shape) > 2 or n is not None and n == 0:
+        raise ShapeRuleError(f"{op}: the signal must be (L,) or (B, L), not {show_shape(shape)}")
+    if n is None:
+        return None
+    length = shape[-1]
+    assert not isinstance(length, Variadic)
+    padding: Size = const(0)
+    if center:
+        padding = None if fft_size is None else fft_size // 2
+        if pad_mode == "reflect":
+            pad, known_length = const_of(padding), const_of(length)
+            if pad is not None and known_length is not None and pad >= known_length:
+                raise ShapeRuleError(
+                    f"{op}: center=True reflects n_fft//2 = {pad} samples at each end of a signal of "
+                    f"{known_length}; it must be longer"
+                )
+            if n == 2 and const_of(shape[0]) == 0:  # type: ignore[arg-type]
+                raise ShapeRuleError(f"{op}: center=True with reflect padding takes no empty batch, got {show_shape(shape)}")
+    padded = None if length is None or padding is None else length + 2 * padding
+    if padded is not None and fft_size is not None:
+        over = const_of(fft_size - padded)
+        if over is not None and over > 0:
+            raise ShapeRuleError(
+                f"{op}: n_fft={show(fft_size)} is longer than the {'padded ' if center else ''}signal of {show(padded)}"
+            )
+    # aligned to a window shorter than n_fft, torch's frames (and whether it accepts them) are its own
+    kernel = fft_size if not align_to_window or same(win, fft_size) else None
+    frames = None if padded is None or kernel is None or hop is None else conv_output_size(padded, kernel, hop, 0, 1)
+    freqs = None if onesided is None or fft_size is None else fft_size // 2 + 1 if onesided else fft_size
+    out: tuple[Size, ...] = (*shape[:-1], freqs, frames)  # type: ignore[misc]
+    return out if return_complex else (*out, const(2))
