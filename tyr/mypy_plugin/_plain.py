@@ -287,9 +287,10 @@ def mutation_hook(ctx: MethodContext, kind: str, method: str, lookup: Lookup) ->
             return ctx.default_return_type
         element = receiver.args[mutation.element]
         joined = element
+        kind = "many" if method == "__setitem__" and _is_slice(ctx) else mutation.kind  # `shape[1:] = [1] * n`
         if mutation.argument < len(ctx.arg_types):
             for actual, expr in zip(ctx.arg_types[mutation.argument], ctx.args[mutation.argument]):
-                for item in _elements(ctx, actual, expr, mutation.kind):
+                for item in _elements(ctx, actual, expr, kind):
                     joined = _join_sizes(joined, item, scope)
         if joined is element:
             return ctx.default_return_type
@@ -303,6 +304,12 @@ def mutation_hook(ctx: MethodContext, kind: str, method: str, lookup: Lookup) ->
         return ctx.default_return_type
     default = get_proper_type(ctx.default_return_type)
     return changed if isinstance(default, Instance) and default.type == receiver.type else ctx.default_return_type
+
+
+def _is_slice(ctx: MethodContext) -> bool:
+    """Whether an item assignment's index is a slice, whose value is an iterable of elements."""
+    index = ctx.arg_types[0] if ctx.arg_types else []
+    return any(isinstance(p := get_proper_type(t), Instance) and p.type.fullname == "builtins.slice" for t in index)
 
 
 def _elements(ctx: MethodContext, t: Type, expr: Expression, kind: str) -> list[Type]:

@@ -10,7 +10,8 @@ otherwise, and handles the other case:
         emb = F.pad(emb, (0, 1))                       # dim wide, for an odd dim
 
 Under the rule, the padded width would be `dim + 1`, a shape torch never produces.  So in
-a function that tests the remainder of a size (`dim % 2`, `divmod(h, 2)`), or in any method
+a function that tests the remainder of a size (`dim % 2`, `divmod(h, 2)`, `dim & 1`, `half * 2 != dim`,
+`dim - 2 * half`), or in any method
 of a class one of whose methods does, a result whose size divides one of the symbols of that
 size has that size unknown.  A test that only guards the division (`assert d % h == 0`,
 `if d % h: raise ...`) confirms it, and changes nothing.
@@ -115,8 +116,10 @@ def _tested_in(function: FuncItem) -> list[Expression]:
 
 def _find(expr: Expression, tested: list[Expression]) -> None:
     if isinstance(expr, OpExpr):
-        if expr.op == "%" and isinstance(expr.left, (NameExpr, MemberExpr)):
-            tested.append(expr.left)
+        if expr.op in ("%", "&") and isinstance(expr.left, (NameExpr, MemberExpr)):
+            tested.append(expr.left)  # `dim % 2`, `dim & 1`
+        elif expr.op == "-" and _multiple(expr.right) is not None:
+            _note_multiple(expr.left, expr.right, tested)  # `dim - 2 * half`: what is left over
         _find(expr.left, tested)
         _find(expr.right, tested)
     elif isinstance(expr, CallExpr):
@@ -128,6 +131,9 @@ def _find(expr: Expression, tested: list[Expression]) -> None:
     elif isinstance(expr, ComparisonExpr):
         for operand in expr.operands:
             _find(operand, tested)
+        for left, right in zip(expr.operands, expr.operands[1:]):
+            _note_multiple(left, right, tested)  # `half * 2 != dim`
+            _note_multiple(right, left, tested)
     elif isinstance(expr, UnaryExpr):
         _find(expr.expr, tested)
     elif isinstance(expr, ConditionalExpr):
@@ -138,6 +144,27 @@ def _find(expr: Expression, tested: list[Expression]) -> None:
             _find(item, tested)
     elif isinstance(expr, IndexExpr):
         _find(expr.index, tested)
+
+
+def _multiple(expr: Expression) -> list[Expression] | None:
+    """The names multiplied in a product (`2 * half`, `half * 2`, `(dim // 2) * 2`); None for no product."""
+    if not (isinstance(expr, OpExpr) and expr.op == "*"):
+        return None
+    names = []
+    for factor in (expr.left, expr.right):
+        while isinstance(factor, OpExpr) and factor.op == "//":
+            factor = factor.left
+        if isinstance(factor, (NameExpr, MemberExpr)):
+            names.append(factor)
+    return names
+
+
+def _note_multiple(whole: Expression, product: Expression, tested: list[Expression]) -> None:
+    """A size compared with (or less) a multiple, `dim` and `half` in `half * 2 != dim`: a remainder test."""
+    names = _multiple(product)
+    if names and isinstance(whole, (NameExpr, MemberExpr)):
+        tested.append(whole)
+        tested.extend(names)
 
 
 def _type_of(api: TypeChecker, expr: Expression, cls: TypeInfo | None) -> Type | None:

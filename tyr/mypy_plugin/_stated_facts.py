@@ -15,7 +15,7 @@ from mypy.checker import TypeChecker
 from mypy.nodes import FuncItem
 from mypy.types import CallableType, Type, get_proper_type
 
-from tyr._symbolic import Expr, Fact, division_facts, under_facts
+from tyr._symbolic import Expr, Fact, division_facts, sizes_equal, under_facts
 from tyr.mypy_plugin._remainders import divides, map_sizes
 from tyr.mypy_plugin._statements import PerNode
 from tyr.mypy_plugin._types import Lookup, Scope
@@ -43,16 +43,31 @@ class StatedFacts:
             return result
         scope = Scope(lookup)
         facts: list[Fact] = []
+        spellings: list[Expr] = []
 
         def note(size: Expr) -> Expr:
             facts.extend(division_facts(size))
+            spellings.append(size)
             return size
 
         for t in stating:
             map_sizes(t, scope, note)
         if not facts:
             return result
-        return map_sizes(result, scope, lambda size: under_facts(size, facts))
+        return map_sizes(result, scope, lambda size: _as_written(under_facts(size, facts), spellings))
+
+
+def _as_written(size: Expr, spellings: list[Expr]) -> Expr:
+    """`size` as the signature spells it, where it is one of the signature's sizes: `2*(E//H)` (`(2*e)//h` once
+    the signature's `E//H` says `H` divides `E`) is the return type's `(2*E)//H`, which mypy compares as written
+    with a name the result is assigned to first."""
+    for spelled in spellings:
+        if spelled == size:
+            return size
+    for spelled in spellings:
+        if sizes_equal(spelled, size):
+            return spelled
+    return size
 
 
 def _dividing_parts(function: FuncItem) -> list[Type]:

@@ -34,3 +34,11 @@ def whole_shape(x: Tensor[B, T, H, K], y: Tensor[B, 4]) -> None:
     reveal_type(torch.zeros(*tuple(x.shape)))  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]]"
     first, *rest = x.shape
     reveal_type(torch.zeros(first, 2))  # N: Revealed type is "torch._tensor.Tensor[B, Literal[2]]"
+
+
+def batch_indices(idx: Tensor[B, T]) -> torch.Tensor:
+    """PointNet++'s `index_points`: a slice of the listed sizes replaced by ints."""
+    view_shape = list(idx.shape)
+    view_shape[1:] = [1] * (len(view_shape) - 1)
+    reveal_type(view_shape)  # N: Revealed type is "list[Any]"
+    return torch.arange(idx.shape[0]).view(view_shape)

@@ -75,3 +75,29 @@ class Embedding(nn.Module, Generic[E]):
         if self.odd:
             emb = F.pad(emb, (0, 1))
         return emb
+
+
+def tested_by_bits(t: Tensor[N], dim: Dim[E]) -> Tensor[N, E]:
+    half = dim // 2
+    args = t[:, None] * torch.arange(half)[None]
+    emb = torch.cat([args.cos(), args.sin()], dim=-1)
+    if dim & 1:
+        emb = torch.cat([emb, torch.zeros_like(emb[:, :1])], dim=-1)
+    return emb
+
+
+def tested_by_twice_the_half(t: Tensor[N], dim: Dim[E]) -> Tensor[N, E]:
+    half = dim // 2
+    args = t[:, None] * torch.arange(half)[None]
+    emb = torch.cat([args.cos(), args.sin()], dim=-1)
+    if half * 2 != dim:
+        emb = F.pad(emb, (0, 1))
+    return emb
+
+
+def tested_by_what_is_left(t: Tensor[N], dim: Dim[E]) -> Tensor[N, E]:
+    half = dim // 2
+    args = t[:, None] * torch.arange(half)[None]
+    emb = torch.cat([args.cos(), args.sin()], dim=-1)
+    left = dim - 2 * half
+    return F.pad(emb, (0, left))

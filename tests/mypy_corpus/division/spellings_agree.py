@@ -13,6 +13,7 @@ T = TypeVar("T")
 D = TypeVar("D")
 H = TypeVar("H")
 Dh = TypeVar("Dh")
+E = TypeVar("E")
 
 
 def product_halved(x: Tensor[B, T, "H*Dh"], h: Dim[H]) -> Tensor[B, T, "H*(Dh//2)"]:
@@ -56,3 +57,11 @@ def quartered(x: Tensor[B, D, T]) -> Tensor[B, D, "T//4"]:
 def quartered_local(x: Tensor[B, D, T]) -> None:
     y: Tensor[B, D, "T//4"] = x[..., : x.shape[-1] // 2][..., ::2]
     z: Tensor[B, D, "T//3"] = x[..., : x.shape[-1] // 2][..., ::2]  # E: Incompatible types in assignment
+
+
+def value_heads(v: Tensor[B, "2*E"], k: Tensor[B, "E//H"], e: Dim[E], h: Dim[H]) -> Tensor[B, H, "(2*E)//H"]:
+    """RetNet's value heads, twice as wide as the key heads' `E//H`: under the signature's facts `(2*e)//h` is
+    `2*(E//H)`, the return type's `(2*E)//H`, written as the signature writes it, also through a name."""
+    head_dim = (2 * e) // h
+    y = v.view(v.shape[0], h, head_dim)
+    return y
