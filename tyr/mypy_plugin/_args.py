@@ -51,7 +51,7 @@ from mypy.types import (
 )
 
 from tyr._symbolic import const
-from tyr.mypy_plugin import _errors, _names
+from tyr.mypy_plugin import _errors, _guards, _names
 from tyr.mypy_plugin._trials import fail_call
 from tyr.mypy_plugin._types import NotATensor, Scope
 from tyr.mypy_plugin._types import NotKnown as NotKnown  # what the hooks raise, with the calls they read
@@ -486,7 +486,22 @@ class Call:
         try:
             return self.attempt(compute, callee)
         except ShapeRuleError as err:
-            return self.fail(err)
+            guarded = self._guarded(compute, callee)
+            return guarded if guarded is not None else self.fail(err)
+
+    def _guarded(self, compute: Callable[[], Type], callee: str) -> Type | None:
+        """The result where a test guarding the call says what its sizes are (`if x.shape[0] == 1:`) and
+        the rule holds with them; None where it fails all the same."""
+        narrowed = _guards.narrowing(self.api, self.context, self.scope)
+        if not narrowed:
+            return None
+        self.scope.narrowed = narrowed
+        try:
+            return self.attempt(compute, callee)
+        except ShapeRuleError:
+            return None
+        finally:
+            self.scope.narrowed = {}
 
     def attempt(self, compute: Callable[[], Type], callee: str) -> Type:
         """`result` without the report: raises `ShapeRuleError` where the rule fails."""

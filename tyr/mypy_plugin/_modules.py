@@ -49,7 +49,7 @@ from mypy.types import (
 
 from tyr import shape_rules as rules
 from tyr._symbolic import Expr, const
-from tyr.mypy_plugin import _calls, _einops, _errors, _names
+from tyr.mypy_plugin import _calls, _einops, _errors, _guards, _names
 from tyr.mypy_plugin._args import MISSING, Actual, Call, NotKnown, is_int_like
 from tyr.mypy_plugin._jaxtyping_names import listed
 from tyr.mypy_plugin._rebinding import in_code_with_shapes
@@ -549,8 +549,26 @@ def run_module(
     except NotKnown:
         return default
     except ShapeRuleError as err:
+        guarded = _guarded(api, context, scope, lambda: spec.forward(state, inputs))
+        if guarded is not None:
+            return guarded
         api.fail(scope.render(f"{prefix}{err} (in {state.display()})"), context, code=_errors.SHAPE)
         return _failed(scope)
+
+
+def _guarded(api: CheckerPluginInterface, context: Context, scope: Scope, forward: Callable[[], Type]) -> Type | None:
+    """The module's result where a test guarding the call says what its sizes are (`_guards`) and its rule
+    holds with them; None where it fails all the same."""
+    narrowed = _guards.narrowing(api, context, scope)
+    if not narrowed:
+        return None
+    scope.narrowed = narrowed
+    try:
+        return forward()
+    except (NotKnown, ShapeRuleError):
+        return None
+    finally:
+        scope.narrowed = {}
 
 
 def _failed(scope: Scope) -> Type:

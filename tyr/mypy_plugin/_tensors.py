@@ -66,7 +66,8 @@ def method_hook(ctx: MethodContext, method: str, lookup: Lookup) -> Type:
     others = [_silent_result(Call(ctx, scope, call.op), method, handler, other) for other in _other_members(ctx, scope)]
     passing = [result for result in others if result is not None]
     if not passing:
-        return call.result(lambda: handler(call, shape), method)
+        # (read again under a guard's narrowing: `_guards`)
+        return call.result(lambda: handler(call, scope.tensor_shape(ctx.type) if scope.narrowed else shape), method)
     # The value may be another member, for which the call is fine: an error here is not proven.  Each
     # member's call gives what all of them share, so a loop that rebinds the name (`v = v.unsqueeze(0)`)
     # leaves no union that grows by a member each time mypy checks its body again.

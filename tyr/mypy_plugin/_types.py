@@ -94,6 +94,8 @@ class Scope:
         self.lookup = lookup
         self.by_name: dict[str, TypeVarLikeType] = {}
         self.name_by_id: dict[TypeVarId, str] = {}
+        # what a test guarding the call says some symbols are (`_guards`): read as that
+        self.narrowed: dict[str, Expr] = {}
 
     # -- names --------------------------------------------------------------------------------
 
@@ -162,7 +164,8 @@ class Scope:
             value = t.value
             return const(value) if type(value) is int and t.fallback.type.fullname == _names.INT else None
         if isinstance(t, TypeVarType):
-            return sym(self.name_of(t))
+            name = self.name_of(t)
+            return self.narrowed.get(name) or sym(name) if self.narrowed else sym(name)
         if isinstance(t, Instance):
             fullname = t.type.fullname
             if fullname == _names.INT:

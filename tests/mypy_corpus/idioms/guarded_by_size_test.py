@@ -1,0 +1,62 @@
+"""A branch guarded by a test of sizes: there the size is what the test says (`tyr.mypy_plugin._guards`).
+Symbols are rigid (`Bc` is not 1), so the same calls unguarded are errors."""
+
+from typing import Generic, TypeVar
+
+import torch
+from torch import nn
+
+from tyr import Dim, Tensor
+
+B = TypeVar("B")
+Bc = TypeVar("Bc")
+L = TypeVar("L")
+D = TypeVar("D")
+I = TypeVar("I")  # noqa: E741
+O = TypeVar("O")  # noqa: E741
+S = TypeVar("S")
+H = TypeVar("H")
+W = TypeVar("W")
+
+
+def broadcast_context(x: Tensor[B, D], context: Tensor[Bc, L, D]) -> Tensor:
+    """A diffusion sampler's batch-1 text context, broadcast to the batch."""
+    if context.shape[0] == 1:
+        context = context.expand(x.shape[0], -1, -1)
+        reveal_type(context)  # N: Revealed type is "torch._tensor.Tensor[B, L, D]"
+    return context
+
+
+def as_a_conditional_value(x: Tensor[B, D], t: Tensor[Bc]) -> None:
+    t = t.expand(x.shape[0]) if t.shape[0] == 1 else t
+    reveal_type(t)  # N: Revealed type is "torch._tensor.Tensor[Bc] | torch._tensor.Tensor[B]"
+
+
+def in_the_else_branch(x: Tensor[B, D], context: Tensor[Bc, L, D]) -> None:
+    n = context.shape[0]
+    if n != 1:
+        print(n)
+    else:
+        reveal_type(context.expand(x.shape[0], -1, -1))  # N: Revealed type is "torch._tensor.Tensor[B, L, D]"
+
+
+def unguarded(x: Tensor[B, D], context: Tensor[Bc, L, D]) -> None:
+    context.expand(x.shape[0], -1, -1)  # E: expand: dimension 0 of the tensor has size Bc, which is not 1
+    if context.shape[1] == 1:  # another size tested
+        context.expand(x.shape[0], -1, -1)  # E: expand: dimension 0 of the tensor has size Bc, which is not 1
+
+
+class InvertedResidual(nn.Module, Generic[I, O, S]):
+    """The residual only where the block keeps the size: stride 1 and as many channels out as in."""
+
+    def __init__(self, inp: Dim[I], oup: Dim[O], stride: Dim[S]) -> None:
+        super().__init__()
+        self.stride = stride
+        self.inp = inp
+        self.oup = oup
+        self.conv = nn.Conv2d(inp, oup, 3, stride, 1)
+
+    def forward(self, x: Tensor[B, I, H, W]) -> Tensor:
+        if self.stride == 1 and self.inp == self.oup:
+            return x + self.conv(x)
+        return x + self.conv(x)  # E: +: dimension 3 of the left operand (W) does not broadcast
