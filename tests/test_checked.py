@@ -4,6 +4,7 @@ import threading
 from typing import Annotated, Any, Generic, Literal, TypeVar, TypeVarTuple, Unpack
 
 import pytest
+import numpy as np
 import torch
 from torch import nn
 
@@ -362,6 +363,13 @@ def test_dim_arguments_are_checked_against_tensor_dims() -> None:
         same(torch.zeros(4), 4.0)  # type: ignore[arg-type]
     with raises("expected an int size Dim"):
         same(torch.zeros(1), True)
+    # an integer torch takes as a size is one here too: NumPy's (`labels.max() + 1`), a 0-d integer tensor
+    same(torch.zeros(4), np.int64(4))  # type: ignore[arg-type]
+    same(torch.zeros(4), torch.tensor(4))  # type: ignore[arg-type]
+    with raises(r"argument 'd': D = 5, but D = 4 was bound"):
+        same(torch.zeros(4), np.int64(5))  # type: ignore[arg-type]
+    with raises("expected an int size Dim"):
+        same(torch.zeros(4), np.float64(4.0))  # type: ignore[arg-type]
 
 
 def test_fixed_dim_argument() -> None:

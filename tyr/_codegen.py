@@ -33,7 +33,7 @@ from tyr._annotations import (
 )
 from tyr._config import SWITCH
 from tyr._errors import ShapeError
-from tyr._interpret import check_arguments, check_result, record_class_dims
+from tyr._interpret import check_arguments, check_result, integral, record_class_dims
 from tyr._jaxtyping import expression_names, python_expression
 from tyr._plan import Plan
 from tyr._symbolic import Expr, const, division_facts, sym
@@ -158,7 +158,7 @@ class _Emitter:
             self.check_tensor(access, hint)
 
     def check_dim(self, access: str, hint: DimHint) -> None:
-        self.emit(f"if {access}.__class__ is bool or not isinstance({access}, int): raise {self.fail}")
+        self.emit(f"if {access}.__class__ is not int and not _integral({access}): raise {self.fail}")
         conditions: list[str] = []
         dim = hint.dim
         if isinstance(dim, Fixed):
@@ -319,7 +319,9 @@ def _explainers(plan: Plan) -> dict[str, Any]:
 
 def compile_plan(fn: Callable[..., Any], plan: Plan) -> Callable[..., Any]:
     """A wrapper for `fn` that checks `plan`: unrolled when possible, else on the reference checker."""
-    names: dict[str, Any] = {"_fn": fn, "_SWITCH": SWITCH, "_Tensor": torch.Tensor, **_explainers(plan)}
+    names: dict[str, Any] = {
+        "_fn": fn, "_SWITCH": SWITCH, "_Tensor": torch.Tensor, "_integral": integral, **_explainers(plan)
+    }
     params, call, arguments = _signature_source(plan.signature, names)
     first = next(iter(plan.signature.parameters), "self")
     reference = [

@@ -7,6 +7,8 @@ sees anything wrong, calls back here so the error message comes from one place.
 
 from __future__ import annotations
 
+import operator
+
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +32,18 @@ from tyr._errors import ShapeError
 from tyr._jaxtyping import evaluate
 from tyr._plan import Plan
 from tyr._symbolic import NO_SOLUTION, Expr, const, division_facts, solve_for
+
+
+def integral(value: object) -> bool:
+    """Whether a value is a size: an int, or an integer torch takes as one through `__index__` (`np.int64(5)`,
+    `labels.max() + 1` of a NumPy array); not a bool."""
+    if isinstance(value, bool):
+        return False
+    try:
+        operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return False
+    return True
 
 
 @dataclass
@@ -180,8 +194,7 @@ class Binding:
             self.check_tensor(label, hint, value)
 
     def check_dim(self, label: str, hint: DimHint, value: Any) -> None:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(label, f"expected an int size Dim[{hint.dim}], got {type(value).__name__}")
+        value = self._integer(label, hint, value)
         dim = hint.dim
         if isinstance(dim, Fixed):
             if value != dim.size:
@@ -190,6 +203,11 @@ class Binding:
             self.bind(dim.name, value, label, "", None, None)
         else:
             self.pending.append(_Pending(dim, value, label))
+
+    def _integer(self, label: str, hint: DimHint, value: Any) -> int:
+        if not integral(value):
+            raise self.fail(label, f"expected an int size Dim[{hint.dim}], got {type(value).__name__}")
+        return operator.index(value)
 
     def check_tensor(self, label: str, hint: TensorHint, value: Any) -> None:
         spec = hint.shape if hint.shape is not None else "Tensor"
