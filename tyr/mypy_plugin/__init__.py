@@ -499,16 +499,31 @@ class TyrPlugin(Plugin):
         if fullname in _module_sizes.SIZE_ATTRIBUTES:  # `n = fc.in_features`
             hook = _guarded(_module_sizes.size_attribute_hook, _attribute, fullname=fullname, lookup=self.lookup_info)
             return self._settled(hook)
+        if owner == _names.MODULE and self._is_submodule_name(attribute):  # `seq.proj = nn.Conv2d(8, 4, 1)`
+            return _guarded(_plain.new_submodule_hook, _attribute, lookup=self.lookup_info, assignments=self._assignments)
         handling = self._attribute_handling(owner, attribute)
         if handling == "unshaped":
             return _guarded(_calls.unshaped_attribute_hook, _attribute, lookup=self.lookup_info)
         if handling == "normalise":
             return _guarded(_calls.attribute_hook, _attribute, lookup=self.lookup_info)
-        if handling == "assigned":
-            return self._declared(_guarded(_plain.assigned_attribute_hook, _attribute, lookup=self.lookup_info))
+        if handling in ("assigned", "reassigned"):
+            hook = _guarded(
+                _plain.assigned_attribute_hook,
+                _attribute,
+                lookup=self.lookup_info,
+                assignments=self._assignments,
+                reassigned=handling == "reassigned",
+            )
+            return self._declared(hook)
         if handling == "one call's names":
             return _guarded(_jaxtyping_names.attribute_hook, _attribute, lookup=self.lookup_info)
         return None
+
+    def _is_submodule_name(self, attribute: str) -> bool:
+        """Whether `Module.<attribute>` is no attribute torch declares: a submodule (or parameter) that
+        `Module.__getattr__` finds, and assigning it registers one."""
+        info = self.lookup_info(_names.MODULE)
+        return info is not None and info.get(attribute) is None
 
     def _attribute_handling(self, owner: str, attribute: str) -> str | None:
         """What a user class's attribute needs, if anything.
@@ -526,7 +541,10 @@ class TyrPlugin(Plugin):
           unknown outside that call (`_jaxtyping_names`);
         * "assigned": another attribute whose type mypy inferred with sizes in it
           (`self.stem = nn.Sequential(conv, norm)`): assigning it again takes any
-          value torch's types allow (`_plain`).
+          value torch's types allow (`_plain`);
+        * "reassigned": such an attribute that the class assigns in more than one
+          place (`self.fc = nn.Linear(c, c)`, then `nn.Linear(c, 2 * c)` in a branch):
+          its sizes are unknown, as a tensor attribute's shape is.
         """
         key = f"{owner}.{attribute}"
         if key in self._attributes:
@@ -547,14 +565,15 @@ class TyrPlugin(Plugin):
             shapes = (var.is_inferred or bool(info.type_vars)) and mentions_shapes(var.type)
             # `self.n = x.size(1)`: mypy infers no `Literal` for an attribute from a plain `int`
             size = var.is_inferred and _types.is_int_literal(var.type)
-            if assigned and (shapes or size) and sum(self_assignments(base.defn, attribute) for base in info.mro[:-1]) > 1:
+            assignments = sum(self_assignments(base.defn, attribute) for base in info.mro[:-1])
+            if assigned and (shapes or size) and assignments > 1:
                 handling = "unshaped"
             elif var.is_inferred and shapes and _jaxtyping_names.mentions_names(var.type):
                 handling = "one call's names"
             elif info.type_vars and shapes:
                 handling = "normalise"
             elif assigned and _plain.has_sizes(var.type):
-                handling = "assigned"
+                handling = "reassigned" if assignments > 1 else "assigned"
         self._attributes[key] = handling
         return handling
 

@@ -67,7 +67,7 @@ from mypy.types import (
 )
 
 from tyr.mypy_plugin import _names
-from tyr.mypy_plugin._rebinding import hold_on_skipped_paths
+from tyr.mypy_plugin._rebinding import Assignments, hold_on_skipped_paths
 from tyr.mypy_plugin._types import Lookup, Scope, mentions_shapes
 
 # The torch modules whose classes tyr's stubs make generic (typed_stubs/torch-stubs); torch's
@@ -163,11 +163,37 @@ def _is_any(t: Type) -> bool:
     return isinstance(get_proper_type(t), AnyType)
 
 
-def assigned_attribute_hook(ctx: AttributeContext, lookup: Lookup) -> Type:
-    """An attribute whose type mypy inferred, as the target of an assignment: any module of its class fits."""
-    if not ctx.is_lvalue:
-        return ctx.default_attr_type
-    return loosen(ctx.default_attr_type, Scope(lookup))
+def assigned_attribute_hook(ctx: AttributeContext, lookup: Lookup, assignments: Assignments, reassigned: bool) -> Type:
+    """An attribute whose type mypy inferred, as the target of an assignment: any module of its class fits.
+
+    mypy reads the target too (`m.fc` in `m.fc = nn.Linear(512, 10)`) and narrows it to the
+    value only where the value fits what it read: read as torch types it, `m.fc` is the new
+    `Linear[512, 10]` from there on, not the old one's sizes.  An attribute its class assigns
+    more than once (`self.shortcut = nn.Sequential()`, then `nn.Sequential(conv, norm)` where the
+    stride is not 1) holds any of those values wherever it is read: torch's type, sizes unknown.
+    """
+    if reassigned or ctx.is_lvalue or assignments.assigns(ctx.api, ctx.context):
+        return loosen(ctx.default_attr_type, Scope(lookup))
+    return ctx.default_attr_type
+
+
+def new_submodule_hook(ctx: AttributeContext, lookup: Lookup, assignments: Assignments) -> Type:
+    """`seq.proj = nn.Conv2d(8, 4, 1)`: assigning a module a submodule torch does not declare registers it, and
+    on an `nn.Sequential` it is a new last layer, as `add_module` adds: its layers are unknown from then on."""
+    receiver = get_proper_type(ctx.type)
+    if (
+        isinstance(receiver, Instance)
+        and receiver.type.has_base(_names.SEQUENTIAL)
+        and has_sizes(receiver)
+        and assignments.assigns(ctx.api, ctx.context)
+    ):
+        _retype(ctx, _any_layers(receiver, Scope(lookup)))
+    return ctx.default_attr_type
+
+
+def _any_layers(sequential: Instance, scope: Scope) -> Instance:
+    """An `nn.Sequential` whose layers are unknown (`Sequential[*tuple[Any, ...]]`)."""
+    return sequential.copy_modified(args=[_any_argument(v, scope) for v in sequential.type.defn.type_vars])
 
 
 _CONTAINER = "torch.nn.modules.container."
@@ -279,7 +305,7 @@ def mutation_hook(ctx: MethodContext, kind: str, method: str, lookup: Lookup) ->
     if kind == "sequential":
         if not has_sizes(receiver):
             return ctx.default_return_type
-        changed = receiver.copy_modified(args=[_any_argument(v, scope) for v in receiver.type.defn.type_vars])
+        changed = _any_layers(receiver, scope)
     else:
         base = _names.MODULE_LIST if receiver.type.has_base(_names.MODULE_LIST) else receiver.type.mro[0].fullname
         mutation = CONTAINER_MUTATORS.get(f"{base}.{method}") or CONTAINER_MUTATORS.get(f"builtins.{receiver.type.name}.{method}")
@@ -358,7 +384,7 @@ def _any_like(arg: Type) -> Type:
     return _ANY
 
 
-def _retype(ctx: MethodContext, changed: Instance) -> None:
+def _retype(ctx: MethodContext | AttributeContext, changed: Instance) -> None:
     """Give the variable or attribute the mutated container is read from the type `changed`."""
     api = ctx.api
     receiver = _receiver_expr(ctx.context)
@@ -381,11 +407,14 @@ def _retype(ctx: MethodContext, changed: Instance) -> None:
 
 
 def _receiver_expr(context: Context) -> Expression | None:
-    """The container a mutating call acts on: `blocks` in `blocks.append(m)`, `blocks[i] = m`, `blocks += ms`."""
+    """The container a mutating call acts on: `blocks` in `blocks.append(m)`, `blocks[i] = m`, `blocks += ms`,
+    `seq.proj = m`."""
     if isinstance(context, CallExpr) and isinstance(context.callee, MemberExpr):
         return context.callee.expr
     if isinstance(context, IndexExpr):
         return context.base
+    if isinstance(context, MemberExpr):
+        return context.expr
     if isinstance(context, OpExpr):
         return context.left
     if isinstance(context, OperatorAssignmentStmt):

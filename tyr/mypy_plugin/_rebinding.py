@@ -47,6 +47,7 @@ from mypy.nodes import (
     AssignmentStmt,
     CallExpr,
     ConditionalExpr,
+    Context,
     Decorator,
     DictExpr,
     Expression,
@@ -134,6 +135,7 @@ class Body:
         # the ids of those of them where other paths go on (in a branch or a loop): what the name is
         # declared there is what the paths that skip the block read
         self.jumping_aside: set[int] = set()
+        self.attributes: set[int] = set()  # the ids of the attributes assigned (`self.fc = ...`, `m.fc = ...`)
         statements = owner.body.body if isinstance(owner, FuncItem) else owner.defs
         for stmt, jumps_after, conditional in placed(statements):
             if isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1 and stmt.type is None:
@@ -189,6 +191,8 @@ class Body:
                     base, index = picked
                     self.targets[id(base)] = target
                     self.picked[id(base)] = index
+        elif isinstance(target, MemberExpr):
+            self.attributes.add(id(target))
         elif isinstance(target, (TupleExpr, ListExpr)) and not any(isinstance(t, StarExpr) for t in target.items):
             if isinstance(value, (TupleExpr, ListExpr)):  # `q, k = f(q), g(k)`: mypy assigns item by item
                 if len(value.items) == len(target.items) and not any(isinstance(v, StarExpr) for v in value.items):
@@ -306,6 +310,10 @@ class Assignments:
 
     def body(self, api: TypeChecker) -> Body:
         return self._bodies(api.scope.current_function() or api.tree)
+
+    def assigns(self, api: object, attribute: Context) -> bool:
+        """Whether `attribute` (`m.fc`) is what an assignment of the current body assigns."""
+        return isinstance(api, TypeChecker) and id(attribute) in self.body(api).attributes
 
 
 def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type, assignments: Assignments) -> Type:
