@@ -742,8 +742,9 @@ def _gaussian_nll_loss(call: Call) -> Type:
 
 
 def _ctc_loss(call: Call) -> Type:
-    lengths = [_per_item_lengths(call, name) for name in ("input_lengths", "target_lengths")]
-    return call.tensor(nnf.ctc_loss(call.tensor_arg("log_probs"), _optional(call, "targets"), *lengths, _reduction(call)))
+    input_lengths, target_lengths = (_per_item_lengths(call, name) for name in ("input_lengths", "target_lengths"))
+    log_probs, targets = call.tensor_arg("log_probs"), _optional(call, "targets")
+    return call.tensor(nnf.ctc_loss(log_probs, targets, input_lengths, target_lengths, _reduction(call)))
 
 
 def _per_item_lengths(call: Call, name: str) -> MaybeShape:

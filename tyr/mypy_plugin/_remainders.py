@@ -150,7 +150,7 @@ def _multiple(expr: Expression) -> list[Expression] | None:
     """The names multiplied in a product (`2 * half`, `half * 2`, `(dim // 2) * 2`); None for no product."""
     if not (isinstance(expr, OpExpr) and expr.op == "*"):
         return None
-    names = []
+    names: list[Expression] = []
     for factor in (expr.left, expr.right):
         while isinstance(factor, OpExpr) and factor.op == "//":
             factor = factor.left

@@ -32,6 +32,7 @@ from tyr.shape_rules.core import (
     same,
     show,
     show_shape,
+    sizes,
 )
 
 Kind = Literal["complex", "real_input", "real_output"]
@@ -170,7 +171,7 @@ def stft(
     if _not_positive(win) or (const_of(win) or 0) > (const_of(fft_size) or 1 << 62):
         raise ShapeRuleError(f"{op}: win_length={show(win)} must be positive and at most n_fft={show(fft_size)}")
     if window is not None and rank(window) is not None:
-        if len(window) != 1 or differ(window[0], win):  # type: ignore[arg-type]
+        if len(window) != 1 or differ(sizes(window)[0], win):
             raise ShapeRuleError(f"{op}: the window must be (win_length,) = ({show(win)},), not {show_shape(window)}")
     if shape is None:
         return None
@@ -179,8 +180,8 @@ def stft(
         raise ShapeRuleError(f"{op}: the signal must be (L,) or (B, L), not {show_shape(shape)}")
     if n is None:
         return None
-    length = shape[-1]
-    assert not isinstance(length, Variadic)
+    dims = sizes(shape)
+    length = dims[-1]
     padding: Size = const(0)
     if center:
         padding = None if fft_size is None else fft_size // 2
@@ -191,7 +192,7 @@ def stft(
                     f"{op}: center=True reflects n_fft//2 = {pad} samples at each end of a signal of "
                     f"{known_length}; it must be longer"
                 )
-            if n == 2 and const_of(shape[0]) == 0:  # type: ignore[arg-type]
+            if n == 2 and const_of(dims[0]) == 0:
                 raise ShapeRuleError(f"{op}: center=True with reflect padding takes no empty batch, got {show_shape(shape)}")
     padded = None if length is None or padding is None else length + 2 * padding
     if padded is not None and fft_size is not None:
@@ -204,5 +205,5 @@ def stft(
     kernel = fft_size if not align_to_window or same(win, fft_size) else None
     frames = None if padded is None or kernel is None or hop is None else conv_output_size(padded, kernel, hop, 0, 1)
     freqs = None if onesided is None or fft_size is None else fft_size // 2 + 1 if onesided else fft_size
-    out: tuple[Size, ...] = (*shape[:-1], freqs, frames)  # type: ignore[misc]
+    out = (*dims[:-1], freqs, frames)
     return out if return_complex else (*out, const(2))

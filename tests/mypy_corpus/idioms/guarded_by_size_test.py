@@ -59,4 +59,5 @@ class InvertedResidual(nn.Module, Generic[I, O, S]):
     def forward(self, x: Tensor[B, I, H, W]) -> Tensor:
         if self.stride == 1 and self.inp == self.oup:
             return x + self.conv(x)
-        return x + self.conv(x)  # E: +: dimension 3 of the left operand (W) does not broadcast
+        out: Tensor = x + self.conv(x)  # E: +: dimension 3 of the left operand (W) does not broadcast
+        return out
