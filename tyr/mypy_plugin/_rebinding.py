@@ -55,7 +55,10 @@ from mypy.nodes import (
     ForStmt,
     FuncDef,
     FuncItem,
+    GeneratorExpr,
     IndexExpr,
+    LambdaExpr,
+    ListComprehension,
     ListExpr,
     MemberExpr,
     MypyFile,
@@ -63,6 +66,7 @@ from mypy.nodes import (
     OperatorAssignmentStmt,
     OpExpr,
     OverloadedFuncDef,
+    SetComprehension,
     SetExpr,
     StarExpr,
     SymbolNode,
@@ -132,6 +136,9 @@ class Body:
         # the id of an item of a list, set, tuple or dict display assigned to a name (`outs = [f(x)]`): the name
         self.displayed: dict[int, NameExpr] = {}
         self.indexes: set[int] = set()  # the ids of the names a `for` loop assigns
+        # the id of the expression each item of an unpacked map or comprehension is (`q, k = map(lambda t:
+        # rearrange(t, ...), (q, k))`, `q, k = [f(t) for t in (q, k)]`): the names it unpacks into
+        self.each: dict[int, list[NameExpr]] = {}
         # the ids of those of them where other paths go on (in a branch or a loop): what the name is
         # declared there is what the paths that skip the block read
         self.jumping_aside: set[int] = set()
@@ -201,7 +208,10 @@ class Body:
             else:  # `q, k = f(q, k)`: the result's items, in order
                 self.targets[id(value)] = target
                 self._count(target)
-                if not isinstance(value, CallExpr):  # `wav, text = sample[key]`
+                item = _each_item(value)
+                if item is not None and all(isinstance(t, NameExpr) for t in target.items):
+                    self.each[id(item)] = [t for t in target.items if isinstance(t, NameExpr)]
+                elif not isinstance(value, CallExpr):  # `wav, text = sample[key]`
                     self._unhooked(target)
 
     def first_of_several(self, target: NameExpr) -> bool:
@@ -218,6 +228,19 @@ class Body:
         for name in _names_in(target):
             if isinstance(name.node, Var):
                 counts[id(name.node)] = counts.get(id(name.node), 0) + 1
+
+
+def _each_item(value: Expression) -> Expression | None:
+    """The expression that gives each item of a `map` of a lambda or a comprehension: `rearrange(t, ...)` in
+    `map(lambda t: rearrange(t, ...), xs)` and in `[rearrange(t, ...) for t in xs]`."""
+    if isinstance(value, (ListComprehension, SetComprehension)):
+        return value.generator.left_expr
+    if isinstance(value, GeneratorExpr):
+        return value.left_expr
+    if isinstance(value, CallExpr) and isinstance(value.callee, NameExpr) and value.callee.fullname == "builtins.map":
+        if len(value.args) == 2 and isinstance(value.args[0], LambdaExpr):
+            return value.args[0].expr()
+    return None
 
 
 def _display_items(value: Expression) -> list[Expression]:
@@ -309,7 +332,10 @@ class Assignments:
         self._bodies.clear()
 
     def body(self, api: TypeChecker) -> Body:
-        return self._bodies(api.scope.current_function() or api.tree)
+        """The body of the function being checked; a lambda's is that of the function it is in, which assigns
+        what the lambda gives (`q, k = map(lambda t: rearrange(t, ...), (q, k))`)."""
+        function = next((f for f in reversed(api.scope.stack) if isinstance(f, FuncItem) and not isinstance(f, LambdaExpr)), None)
+        return self._bodies(function or api.tree)
 
     def assigns(self, api: object, attribute: Context) -> bool:
         """Whether `attribute` (`m.fc`) is what an assignment of the current body assigns."""
@@ -334,6 +360,8 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
     displayed = body.displayed.get(id(ctx.context))
     if displayed is not None:
         return _display_item(ctx.api, body, displayed, result)
+    for name in body.each.get(id(ctx.context), []):  # each name unpacked is assigned one such item
+        _assigned(ctx, body, name, result)
     target = body.targets.get(id(ctx.context))
     if isinstance(target, NameExpr):
         _settle_loop_carried(ctx.api, target)
