@@ -22,6 +22,7 @@ generic.  This module only dispatches on full names; each concern lives in its o
 * `_modules`: `torch.nn` modules, `nn.Sequential`, and `module(x)` routed to `forward`,
 * `_einops`: einops' functions and layers, for a literal pattern,
 * `_dims`: arithmetic on `Dim`s,
+* `_partial_calls`: `functools.partial` of a callee with sizes, called as the direct call,
 * `_errors`: the error codes and messages.
 """
 
