@@ -22,6 +22,7 @@ generic.  This module only dispatches on full names; each concern lives in its o
 * `_modules`: `torch.nn` modules, `nn.Sequential`, and `module(x)` routed to `forward`,
 * `_einops`: einops' functions and layers, for a literal pattern,
 * `_dims`: arithmetic on `Dim`s,
+* `_partial_calls`: `functools.partial` of a callee with sizes, called as the direct call,
 * `_errors`: the error codes and messages.
 """
 
@@ -48,6 +49,7 @@ from mypy.nodes import (
     Var,
 )
 from mypy.options import Options
+from mypy.plugins.functools import partial_call_callback, partial_new_callback
 from mypy.plugin import (
     AnalyzeTypeContext,
     AttributeContext,
@@ -87,6 +89,7 @@ from tyr.mypy_plugin import (
     _module_sizes,
     _modules,
     _names,
+    _partial_calls,
     _plain,
     _rebinding,
     _remainders,
@@ -298,6 +301,9 @@ class TyrPlugin(Plugin):
             return self._declared(_guarded(_modules.constructor_hook, _returned, fullname=fullname, lookup=self.lookup_info))
         if fullname in _dims.MIN_MAX:
             return _guarded(_dims.min_max_hook, _returned, fullname=fullname, lookup=self.lookup_info)
+        if fullname == _partial_calls.PARTIAL:  # `partial(nn.Conv2d, padding=1)`: its call is the direct call
+            hook = partial(_partial_calls.partial_hook, pending=self._pending, lookup=self.lookup_info, sized=_type_has_sizes)
+            return _guarded(hook, partial_new_callback)
         if fullname == "builtins.sum":
             return self._settled(_guarded(_builtins.sum_hook, _returned))
         if fullname == _names.SEQUENTIAL:
@@ -381,6 +387,8 @@ class TyrPlugin(Plugin):
 
     def _named_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         owner, _, method = fullname.rpartition(".")
+        if fullname == _partial_calls.PARTIAL_CALL:
+            return _guarded(_partial_calls.call_hook, partial_call_callback)
         if method == "__next__":  # `for t in ts`: the item rebinds the loop's index
             return _guarded(self._loop_index, _returned)
         if fullname in _MODULE_LIST_ITEMS:  # `block = self.blocks[0]`

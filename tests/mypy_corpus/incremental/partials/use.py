@@ -1,0 +1,3 @@
+import torch
+
+from partials.makers import conv3, emb8
