@@ -497,11 +497,12 @@ class Call:
             return None
         self.scope.narrowed = narrowed
         try:
-            return self.attempt(compute, callee)
+            result = self.attempt(compute, callee)
         except ShapeRuleError:
             return None
         finally:
             self.scope.narrowed = {}
+        return _guards.unsized(result, self.scope)
 
     def attempt(self, compute: Callable[[], Type], callee: str) -> Type:
         """`result` without the report: raises `ShapeRuleError` where the rule fails."""

@@ -7,11 +7,13 @@ rows is an error.  Code that tests the size first handles exactly the case it ca
         context = context.expand(b, -1, -1)        # here Bc is 1
 
 mypy narrows no type by such a test.  So where a shape rule fails inside a branch that a
-test of sizes guards (`if n == 1:`, the `else` of `if n != 1:`, an `and` of them, or the
-branch of a conditional value), the rule is tried again with each tested symbol replaced
-by what the test equates it with; if it holds then, the call is no error, and its result is
-the one the rule gives there.  Found only on the way to an error: code that checks clean
-pays nothing for it.
+test of sizes guards (`if n == 1:`, the `else` of `if n != 1:`, an `and` of them, the
+branch of a conditional value, or a flag the class set once from such a test), the rule is tried again with each tested symbol replaced
+by what the test equates it with; if it holds then, the call is no error.  Its result keeps
+the rank the rule gives there, with sizes unknown: they hold in the branch only (`H` is
+`H//S` where `S` is 1), and mypy, joining the paths after it, would hold one spelling
+against the other.  Found only on the way to an error: code that checks clean pays
+nothing for it.
 """
 
 from __future__ import annotations
@@ -25,14 +27,19 @@ from mypy.nodes import (
     Context,
     Expression,
     IfStmt,
+    MemberExpr,
+    NameExpr,
     OpExpr,
     ReturnStmt,
     Statement,
+    TypeInfo,
 )
+from mypy.types import TupleType, Type, get_proper_type
 
 from tyr._symbolic import Expr
-from tyr.mypy_plugin._statements import walk
-from tyr.mypy_plugin._types import Scope
+from tyr.mypy_plugin._statements import methods, self_assignments, walk
+from tyr.mypy_plugin._types import NotATensor, Scope
+from tyr.shape_rules.core import rank
 
 
 def narrowing(api: object, context: Context, scope: Scope) -> dict[str, Expr]:
@@ -42,11 +49,28 @@ def narrowing(api: object, context: Context, scope: Scope) -> dict[str, Expr]:
     function = api.scope.current_function()
     if function is None:
         return {}
+    cls = api.scope.enclosing_class(function)
     found: dict[str, Expr] = {}
     for test, holds in _guarding(function.body.body, context):
-        for left, right in _equalities(test, holds):
+        for left, right in _equalities(_as_stated(test, cls), holds):
             _equate(api, scope, left, right, found)
     return found
+
+
+def _as_stated(test: Expression, cls: TypeInfo | None) -> Expression:
+    """A test of a flag the class sets once from a test of sizes (`self.use_res = stride == 1 and inp == oup`,
+    torchvision's inverted residual): that test."""
+    if not (isinstance(test, MemberExpr) and isinstance(test.expr, NameExpr) and cls is not None):
+        return test
+    if self_assignments(cls.defn, test.name) != 1:
+        return test
+    for method in methods(cls.defn):
+        for stmt in walk(method.body.body):
+            if isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1:
+                target = stmt.lvalues[0]
+                if isinstance(target, MemberExpr) and target.name == test.name and isinstance(target.expr, NameExpr):
+                    return stmt.rvalue
+    return test
 
 
 def _guarding(statements: list[Statement], context: Context) -> list[tuple[Expression, bool]]:
@@ -107,3 +131,15 @@ def _equate(api: TypeChecker, scope: Scope, left: Expression, right: Expression,
         if name is not None and other is not None and name not in other.symbols and name not in found:
             found[name] = other
             return
+
+
+def unsized(result: Type, scope: Scope) -> Type:
+    """A guarded call's result: each tensor in it of the rank the rule gave, its sizes unknown."""
+    p = get_proper_type(result)
+    if isinstance(p, TupleType):
+        return p.copy_modified(items=[unsized(item, scope) for item in p.items])
+    try:
+        shape = scope.tensor_shape(p)
+    except NotATensor:
+        return result
+    return scope.tensor_type(None if shape is None or rank(shape) is None else (None,) * len(shape))

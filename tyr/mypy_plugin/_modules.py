@@ -564,11 +564,12 @@ def _guarded(api: CheckerPluginInterface, context: Context, scope: Scope, forwar
         return None
     scope.narrowed = narrowed
     try:
-        return forward()
+        result = forward()
     except (NotKnown, ShapeRuleError):
         return None
     finally:
         scope.narrowed = {}
+    return _guards.unsized(result, scope)
 
 
 def _failed(scope: Scope) -> Type:

@@ -1,5 +1,6 @@
-"""A branch guarded by a test of sizes: there the size is what the test says (`tyr.mypy_plugin._guards`).
-Symbols are rigid (`Bc` is not 1), so the same calls unguarded are errors."""
+"""A branch guarded by a test of sizes: there the size is what the test says (`tyr.mypy_plugin._guards`), and
+the call is no error; its result has sizes unknown (they hold in the branch only).  Symbols are rigid (`Bc` is
+not 1), so the same calls unguarded are errors."""
 
 from typing import Generic, TypeVar
 
@@ -23,13 +24,13 @@ def broadcast_context(x: Tensor[B, D], context: Tensor[Bc, L, D]) -> Tensor:
     """A diffusion sampler's batch-1 text context, broadcast to the batch."""
     if context.shape[0] == 1:
         context = context.expand(x.shape[0], -1, -1)
-        reveal_type(context)  # N: Revealed type is "torch._tensor.Tensor[B, L, D]"
+        reveal_type(context)  # N: Revealed type is "torch._tensor.Tensor[Any, Any, Any]"
     return context
 
 
 def as_a_conditional_value(x: Tensor[B, D], t: Tensor[Bc]) -> None:
     t = t.expand(x.shape[0]) if t.shape[0] == 1 else t
-    reveal_type(t)  # N: Revealed type is "torch._tensor.Tensor[Bc] | torch._tensor.Tensor[B]"
+    reveal_type(t)  # N: Revealed type is "torch._tensor.Tensor[Any] | torch._tensor.Tensor[Bc]"
 
 
 def in_the_else_branch(x: Tensor[B, D], context: Tensor[Bc, L, D]) -> None:
@@ -37,7 +38,7 @@ def in_the_else_branch(x: Tensor[B, D], context: Tensor[Bc, L, D]) -> None:
     if n != 1:
         print(n)
     else:
-        reveal_type(context.expand(x.shape[0], -1, -1))  # N: Revealed type is "torch._tensor.Tensor[B, L, D]"
+        reveal_type(context.expand(x.shape[0], -1, -1))  # N: Revealed type is "torch._tensor.Tensor[Any, Any, Any]"
 
 
 def unguarded(x: Tensor[B, D], context: Tensor[Bc, L, D]) -> None:
@@ -60,4 +61,19 @@ class InvertedResidual(nn.Module, Generic[I, O, S]):
         if self.stride == 1 and self.inp == self.oup:
             return x + self.conv(x)
         out: Tensor = x + self.conv(x)  # E: +: dimension 3 of the left operand (W) does not broadcast
+        return out
+
+
+class FlaggedResidual(nn.Module, Generic[I, O, S]):
+    """torchvision's inverted residual: the test is a flag set once from sizes, and the sum flows on."""
+
+    def __init__(self, inp: Dim[I], oup: Dim[O], stride: Dim[S]) -> None:
+        super().__init__()
+        self.use_res = stride == 1 and inp == oup
+        self.conv = nn.Conv2d(inp, oup, 3, stride, 1)
+
+    def forward(self, x: Tensor[B, I, H, W]) -> Tensor[B, O, "H//S", "W//S"]:
+        out = self.conv(x)
+        if self.use_res:
+            out = out + x
         return out
