@@ -166,6 +166,10 @@ def unknown(ctx: FunctionContext, fullname: str, lookup: Lookup) -> Type:
         solved: Type = scope.tensor_type(None) if isinstance(p, Instance) and is_tensor_instance(p) else first
     else:
         solved = _of_input_class(ctx, scope.tensor_type(None)) if _holds_tensors(first) else _plain_element(first)
+        p = get_proper_type(first)
+        if isinstance(p, UnionType) and any(_holds_tensors(item) for item in p.items):
+            # `Any | Tensor[2, 8]` (an untyped `mask=None` given a tensor): the tensor's old shape is not the result's
+            solved = UnionType.make_union([scope.tensor_type(None) if _holds_tensors(i) else i for i in p.items])
     default = get_proper_type(ctx.default_return_type)
     if fullname == _PACKING + "pack":
         return default.copy_modified(items=[solved, *default.items[1:]]) if isinstance(default, TupleType) else default

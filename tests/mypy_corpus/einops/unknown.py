@@ -30,3 +30,12 @@ def unknown_pack(x: Tensor[B, N, D], pattern: str) -> None:
     reveal_type(packed)  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]]"
     reveal_type(unpack(packed, ps, pattern))  # N: Revealed type is "list[torch._tensor.Tensor[*tuple[Any, ...]]]"
     reveal_type(unpack(x, ps, "b * d"))  # N: Revealed type is "list[torch._tensor.Tensor[*tuple[Any, ...]]]"
+
+
+def union_input(x: Tensor[B, N, D] | None, mask: Any = None) -> None:
+    """An untyped `mask=None` given a tensor is `Any | Tensor[2, 8]`: its tensor's old shape is not the result's."""
+    if mask is None:
+        mask = torch.ones(2, 8)
+    mask = rearrange(mask, "b n -> b 1 n")
+    reveal_type(mask)  # N: Revealed type is "Any | torch._tensor.Tensor[*tuple[Any, ...]]"
+    print(mask + torch.zeros(2, 4, 8))
