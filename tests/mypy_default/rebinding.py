@@ -126,3 +126,15 @@ def rebound_to_any_through_an_operator(theta: torch.Tensor, images: Tensor[B, 3,
     if p > 0:
         n = -rotate(None, theta).float()[0]
     reveal_type(n)  # N: Revealed type is "Any"
+
+
+def decode(idx: Tensor[B, T], steps: int) -> Tensor:
+    """A local first assigned a name (`cur = idx`), later another name of another shape (`cur = idx_next`):
+    no hook runs for either, and torch's types would take both."""
+    cur = idx
+    for _ in range(steps):
+        probs = torch.softmax(cur.float(), dim=-1)
+        idx_next = torch.multinomial(probs, num_samples=1)
+        idx = torch.cat((idx, idx_next), dim=1)
+        cur = idx_next
+    return cur

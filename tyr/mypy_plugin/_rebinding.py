@@ -751,6 +751,7 @@ def _rebind_declared(
     if not _is_tensor(value):
         return result
     assert isinstance(value, Instance)
+    _loosen_aliases(api, body, var, value)
     if whole:
         _join_paths(api, body, target, value)
     if target.is_inferred_def:
@@ -784,6 +785,20 @@ def _rebind_declared(
     if whole:
         _join_paths(api, body, target, AnyType(TypeOfAny.special_form))
     return AnyType(TypeOfAny.special_form)
+
+
+def _loosen_aliases(api: TypeChecker, body: Body, var: Var, value: Instance) -> None:
+    """Without `allow_redefinition`: a local assigned this name later (`cur = idx_next`, where no hook runs),
+    first assigned another (`cur = idx`), and declared a shape this value does not fit, is declared `Any`,
+    as torch's types would let the later assignment be."""
+    for alias in body.aliases.get(id(var), []):
+        other = alias.node
+        if not isinstance(other, Var) or other.is_argument or not other.is_inferred or other.type is None:
+            continue
+        if body.assigned.get(id(other), 0) < 2 or is_subtype(value, other.type):
+            continue
+        if any(_has_shape(t) for t in _members(get_proper_type(other.type)) if _is_tensor(t)):
+            _declare(api, alias, other, AnyType(TypeOfAny.special_form))
 
 
 def _size_declared(api: TypeChecker, body: Body, target: NameExpr, var: Var, value: ProperType) -> Type:
