@@ -8,31 +8,38 @@ rows is an error.  Code that tests the size first handles exactly the case it ca
 
 mypy narrows no type by such a test.  So where a shape rule fails inside a branch that a
 test of sizes guards (`if n == 1:`, the `else` of `if n != 1:`, an `and` of them, the
-branch of a conditional value, or a flag the class set once from such a test), the rule is tried again with each tested symbol replaced
-by what the test equates it with; if it holds then, the call is no error.  Its result keeps
-the rank the rule gives there, with sizes unknown: they hold in the branch only (`H` is
-`H//S` where `S` is 1), and mypy, joining the paths after it, would hold one spelling
-against the other.  Found only on the way to an error: code that checks clean pays
-nothing for it.
+branch of a conditional value, a flag the class set once from such a test), or after an
+`assert` of one (or an `if` of its negation that raises), the rule is tried again with each
+tested symbol replaced by what the test equates it with; if it holds then, the call is no
+error.  Its result keeps the rank the rule gives there, with sizes unknown: they hold there
+only (`H` is `H//S` where `S` is 1), and mypy, joining the paths after a branch, would hold
+one spelling against the other.  Found only on the way to an error: code that checks clean
+pays nothing for it.
 """
 
 from __future__ import annotations
 
 from mypy.checker import TypeChecker
 from mypy.nodes import (
+    AssertStmt,
     AssignmentStmt,
     Block,
     ComparisonExpr,
     ConditionalExpr,
     Context,
     Expression,
+    ForStmt,
     IfStmt,
     MemberExpr,
     NameExpr,
     OpExpr,
+    RaiseStmt,
     ReturnStmt,
     Statement,
+    TryStmt,
     TypeInfo,
+    WhileStmt,
+    WithStmt,
 )
 from mypy.types import TupleType, Type, get_proper_type
 
@@ -51,7 +58,7 @@ def narrowing(api: object, context: Context, scope: Scope) -> dict[str, Expr]:
         return {}
     cls = api.scope.enclosing_class(function)
     found: dict[str, Expr] = {}
-    for test, holds in _guarding(function.body.body, context):
+    for test, holds in [*_guarding(function.body.body, context), *_asserted(function.body.body, context)]:
         for left, right in _equalities(_as_stated(test, cls), holds):
             _equate(api, scope, left, right, found)
     return found
@@ -90,6 +97,42 @@ def _guarding(statements: list[Statement], context: Context) -> list[tuple[Expre
                 if _within(context, branch):
                     tests.append((value.cond, holds))
     return tests
+
+
+def _asserted(statements: list[Statement], context: Context) -> list[tuple[Expression, bool]]:
+    """The tests that hold from their statement on, before `context` in a block that holds it (or one around
+    that): `assert x.shape[1] == c`, and `if x.shape[1] != c: raise ...` (its test fails after it)."""
+    tests: list[tuple[Expression, bool]] = []
+    for stmt in statements:
+        if stmt.line >= context.line:
+            break
+        if isinstance(stmt, AssertStmt):
+            tests.append((stmt.expr, True))
+        elif isinstance(stmt, IfStmt) and len(stmt.expr) == 1 and stmt.else_body is None and _raises(stmt.body[0]):
+            tests.append((stmt.expr[0], False))
+    for stmt in statements:
+        for block in _blocks(stmt):
+            if _holds(block, context):
+                tests += _asserted(block.body, context)
+    return tests
+
+
+def _raises(block: Block) -> bool:
+    return bool(block.body) and isinstance(block.body[-1], RaiseStmt)
+
+
+def _blocks(stmt: Statement) -> list[Block]:
+    """The blocks directly in a statement."""
+    if isinstance(stmt, IfStmt):
+        return [*stmt.body, *([stmt.else_body] if stmt.else_body is not None else [])]
+    if isinstance(stmt, (ForStmt, WhileStmt)):
+        return [stmt.body, *([stmt.else_body] if stmt.else_body is not None else [])]
+    if isinstance(stmt, WithStmt):
+        return [stmt.body]
+    if isinstance(stmt, TryStmt):
+        rest = [b for b in (stmt.else_body, stmt.finally_body) if b is not None]
+        return [stmt.body, *stmt.handlers, *rest]
+    return []
 
 
 def _holds(block: Block, context: Context) -> bool:

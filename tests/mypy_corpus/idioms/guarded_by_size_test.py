@@ -77,3 +77,24 @@ class FlaggedResidual(nn.Module, Generic[I, O, S]):
         if self.use_res:
             out = out + x
         return out
+
+
+class ChannelsAsserted(nn.Module, Generic[D]):
+    """A forward generic in its input's channels, which an assert (or a raise) says are the module's."""
+
+    def __init__(self, channels: Dim[D]) -> None:
+        super().__init__()
+        self.channels = channels
+        self.conv = nn.Conv2d(channels, channels, 3, padding=1)
+
+    def forward(self, x: Tensor[B, L, H, W]) -> Tensor:
+        assert x.shape[1] == self.channels
+        return self.conv(x)
+
+    def checked(self, x: Tensor[B, L, H, W]) -> Tensor:
+        if x.shape[1] != self.channels:
+            raise ValueError("wrong channels")
+        return self.conv(x)
+
+    def unchecked(self, x: Tensor[B, L, H, W]) -> Tensor:
+        return self.conv(x)  # E: conv2d: the input has L channels (dim 1 of (B, L, H, W)) but the weight (D, D, 3, 3)
