@@ -486,23 +486,8 @@ class Call:
         try:
             return self.attempt(compute, callee)
         except ShapeRuleError as err:
-            guarded = self._guarded(compute, callee)
+            guarded = _guards.retried(self.api, self.context, self.scope, lambda: self.attempt(compute, callee))
             return guarded if guarded is not None else self.fail(err)
-
-    def _guarded(self, compute: Callable[[], Type], callee: str) -> Type | None:
-        """The result where a test guarding the call says what its sizes are (`if x.shape[0] == 1:`) and
-        the rule holds with them; None where it fails all the same."""
-        narrowed = _guards.narrowing(self.api, self.context, self.scope)
-        if not narrowed:
-            return None
-        self.scope.narrowed = narrowed
-        try:
-            result = self.attempt(compute, callee)
-        except ShapeRuleError:
-            return None
-        finally:
-            self.scope.narrowed = {}
-        return _guards.unsized(result, self.scope)
 
     def attempt(self, compute: Callable[[], Type], callee: str) -> Type:
         """`result` without the report: raises `ShapeRuleError` where the rule fails."""

@@ -19,6 +19,8 @@ pays nothing for it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mypy.checker import TypeChecker
 from mypy.nodes import (
     AssertStmt,
@@ -28,25 +30,20 @@ from mypy.nodes import (
     ConditionalExpr,
     Context,
     Expression,
-    ForStmt,
     IfStmt,
     MemberExpr,
     NameExpr,
     OpExpr,
-    RaiseStmt,
     ReturnStmt,
     Statement,
-    TryStmt,
     TypeInfo,
-    WhileStmt,
-    WithStmt,
 )
 from mypy.types import TupleType, Type, get_proper_type
 
 from tyr._symbolic import Expr
-from tyr.mypy_plugin._statements import methods, self_assignments, walk
-from tyr.mypy_plugin._types import NotATensor, Scope
-from tyr.shape_rules.core import rank
+from tyr.mypy_plugin._statements import inner_blocks, methods, raises, self_assignments, walk
+from tyr.mypy_plugin._types import NotATensor, NotKnown, Scope
+from tyr.shape_rules.core import ShapeRuleError, rank
 
 
 def narrowing(api: object, context: Context, scope: Scope) -> dict[str, Expr]:
@@ -108,31 +105,13 @@ def _asserted(statements: list[Statement], context: Context) -> list[tuple[Expre
             break
         if isinstance(stmt, AssertStmt):
             tests.append((stmt.expr, True))
-        elif isinstance(stmt, IfStmt) and len(stmt.expr) == 1 and stmt.else_body is None and _raises(stmt.body[0]):
+        elif isinstance(stmt, IfStmt) and len(stmt.expr) == 1 and stmt.else_body is None and raises(stmt.body[0]):
             tests.append((stmt.expr[0], False))
     for stmt in statements:
-        for block in _blocks(stmt):
+        for block in inner_blocks(stmt):
             if _holds(block, context):
                 tests += _asserted(block.body, context)
     return tests
-
-
-def _raises(block: Block) -> bool:
-    return bool(block.body) and isinstance(block.body[-1], RaiseStmt)
-
-
-def _blocks(stmt: Statement) -> list[Block]:
-    """The blocks directly in a statement."""
-    if isinstance(stmt, IfStmt):
-        return [*stmt.body, *([stmt.else_body] if stmt.else_body is not None else [])]
-    if isinstance(stmt, (ForStmt, WhileStmt)):
-        return [stmt.body, *([stmt.else_body] if stmt.else_body is not None else [])]
-    if isinstance(stmt, WithStmt):
-        return [stmt.body]
-    if isinstance(stmt, TryStmt):
-        rest = [b for b in (stmt.else_body, stmt.finally_body) if b is not None]
-        return [stmt.body, *stmt.handlers, *rest]
-    return []
 
 
 def _holds(block: Block, context: Context) -> bool:
@@ -174,6 +153,22 @@ def _equate(api: TypeChecker, scope: Scope, left: Expression, right: Expression,
         if name is not None and other is not None and name not in other.symbols and name not in found:
             found[name] = other
             return
+
+
+def retried(api: object, context: Context, scope: Scope, compute: Callable[[], Type]) -> Type | None:
+    """`compute()` (a rule that just failed) again with the sizes the tests guarding `context` equate, its
+    result `unsized`; None where nothing guards the call or the rule fails all the same."""
+    narrowed = narrowing(api, context, scope)
+    if not narrowed:
+        return None
+    scope.narrowed = narrowed
+    try:
+        result = compute()
+    except (NotKnown, ShapeRuleError):
+        return None
+    finally:
+        scope.narrowed = {}
+    return unsized(result, scope)
 
 
 def unsized(result: Type, scope: Scope) -> Type:

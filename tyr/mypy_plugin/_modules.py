@@ -549,27 +549,11 @@ def run_module(
     except NotKnown:
         return default
     except ShapeRuleError as err:
-        guarded = _guarded(api, context, scope, lambda: spec.forward(state, inputs))
+        guarded = _guards.retried(api, context, scope, lambda: spec.forward(state, inputs))
         if guarded is not None:
             return guarded
         api.fail(scope.render(f"{prefix}{err} (in {state.display()})"), context, code=_errors.SHAPE)
         return _failed(scope)
-
-
-def _guarded(api: CheckerPluginInterface, context: Context, scope: Scope, forward: Callable[[], Type]) -> Type | None:
-    """The module's result where a test guarding the call says what its sizes are (`_guards`) and its rule
-    holds with them; None where it fails all the same."""
-    narrowed = _guards.narrowing(api, context, scope)
-    if not narrowed:
-        return None
-    scope.narrowed = narrowed
-    try:
-        result = forward()
-    except (NotKnown, ShapeRuleError):
-        return None
-    finally:
-        scope.narrowed = {}
-    return _guards.unsized(result, scope)
 
 
 def _failed(scope: Scope) -> Type:

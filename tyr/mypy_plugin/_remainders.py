@@ -39,7 +39,6 @@ from mypy.nodes import (
     NameExpr,
     OperatorAssignmentStmt,
     OpExpr,
-    RaiseStmt,
     ReturnStmt,
     TupleExpr,
     TypeInfo,
@@ -52,7 +51,7 @@ from mypy.types import Instance, LiteralType, TupleType, Type, TypeAliasType, Un
 
 from tyr._symbolic import Expr, FloorDiv
 from tyr.mypy_plugin import _names
-from tyr.mypy_plugin._statements import PerNode, methods, walk
+from tyr.mypy_plugin._statements import PerNode, methods, raises, walk
 from tyr.mypy_plugin._types import Lookup, Scope
 from tyr.shape_rules import Size
 
@@ -105,7 +104,7 @@ def _tested_in(function: FuncItem) -> list[Expression]:
     for stmt in walk(function.body.body):
         if isinstance(stmt, IfStmt):
             for test, body in zip(stmt.expr, stmt.body):
-                if not (body.body and isinstance(body.body[-1], RaiseStmt)):
+                if not raises(body):
                     _find(test, tested)
         elif isinstance(stmt, (AssignmentStmt, OperatorAssignmentStmt)):
             _find(stmt.rvalue, tested)

@@ -60,7 +60,7 @@ def walk(statements: list[Statement]) -> list[Statement]:
 def _walk(statements: list[Statement], found: list[Statement]) -> None:
     for stmt in statements:
         found.append(stmt)
-        for block in _inner_blocks(stmt):
+        for block in inner_blocks(stmt):
             _walk(block.body, found)
 
 
@@ -86,14 +86,20 @@ def _place(statements: list[Statement], conditional: bool, found: list[Placed]) 
             last_jump = i
     for i, stmt in enumerate(statements):
         found.append(Placed(stmt, i < last_jump, conditional))
-        for block in _inner_blocks(stmt):
+        for block in inner_blocks(stmt):
             _place(block.body, conditional or not isinstance(stmt, WithStmt), found)
 
 
 _JUMPS = (ReturnStmt, RaiseStmt, BreakStmt, ContinueStmt)
 
 
-def _inner_blocks(stmt: Statement) -> list[Block]:
+def raises(block: Block) -> bool:
+    """Whether a block ends in a `raise` (`if d % h: raise ...`: its test holds nowhere after it)."""
+    return bool(block.body) and isinstance(block.body[-1], RaiseStmt)
+
+
+def inner_blocks(stmt: Statement) -> list[Block]:
+    """The blocks directly in a statement: an `if`'s branches, a loop's body and `else`, a `try`'s parts."""
     blocks = _BLOCKS.get(type(stmt))  # by exact class: most statements have none, and a dict says so at once
     return [b for b in blocks(stmt) if b is not None] if blocks is not None else []
 

@@ -165,7 +165,7 @@ class Scope:
             return const(value) if type(value) is int and t.fallback.type.fullname == _names.INT else None
         if isinstance(t, TypeVarType):
             name = self.name_of(t)
-            return self.narrowed.get(name) or sym(name) if self.narrowed else sym(name)
+            return self.narrowed.get(name) or sym(name)
         if isinstance(t, Instance):
             fullname = t.type.fullname
             if fullname == _names.INT:
