@@ -1876,8 +1876,14 @@ def in_place(g: Gen, bad: bool) -> Emit:
     x = g.tensor(kind="any")
     y = g.fresh()
     rank = x.rank
-    forms = ["unsqueeze", "chain"] + (["transpose"] if rank >= 2 else [])
+    forms = ["unsqueeze", "chain", "aliased"] + (["transpose"] if rank >= 2 else [])
     form = g.rng.choice(forms)
+    if form == "aliased" and not bad:
+        # `w = y` and `z = y.unsqueeze_(0)` name the very tensor `y` is: all three change together
+        w, z = g.fresh(), g.fresh()
+        lines = [f"{y} = {x.name}.clone()", f"{w} = {y}", f"{z} = {y}.unsqueeze_(0)", f"{z}.unsqueeze_(-1)"]
+        shape = (ONE, *x.shape, ONE)
+        return Emit(lines, [Out(y, shape), Out(w, shape), Out(z, shape)], detail="in place: aliased")
     if form == "unsqueeze":
         call, shape = "unsqueeze_(0)", (ONE, *x.shape)
     elif form == "chain":

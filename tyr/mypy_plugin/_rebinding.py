@@ -100,6 +100,7 @@ from mypy.types import (
 )
 
 from tyr.mypy_plugin import _errors, _names
+from tyr.mypy_plugin._aliases import Aliases
 from tyr.mypy_plugin._args import literal_int
 from tyr.mypy_plugin._jaxtyping_imports import imports_shapes, imports_tyr
 from tyr.mypy_plugin._partials import forget_inferred
@@ -353,6 +354,10 @@ def settle(ctx: FunctionContext | MethodContext | AttributeContext, result: Type
     forget_inferred(ctx.api)
     if isinstance(ctx, MethodContext):
         _reshaped_in_place(ctx, ctx.api, result)
+    if isinstance(ctx, AttributeContext):
+        _data_replaced(ctx, ctx.api)
+    else:
+        _written_out(ctx, ctx.api, result)
     # a plain `int` rebinds a name only as `Dim` arithmetic's result (`ch = base * m`, `m: int`)
     if not (_rebinds(result) or _is_int(get_proper_type(result)) and isinstance(ctx.context, OpExpr)):
         return result
@@ -467,12 +472,7 @@ RESHAPED_IN_PLACE = frozenset(
 
 
 def _reshaped_in_place(ctx: MethodContext, api: TypeChecker, result: Type) -> None:
-    """`y.unsqueeze_(0)`: the tensor a name holds changes shape with no assignment.  From the call on,
-    the name is declared a tensor of unknown shape (where mypy inferred its type), and so the
-    paths that may not have run the call hold.  A read after a call the function always runs
-    once (a statement of its body, not of a branch or a loop) gives the call's result
-    (`Tensor[1, B, T, D]`); after any other, the unknown shape, never the old one nor a
-    union of shapes that a later check could fail on."""
+    """`y.unsqueeze_(0)`: the tensor a name holds changes shape with no assignment (`_changed`)."""
     call = ctx.context
     if not (isinstance(call, CallExpr) and isinstance(call.callee, MemberExpr)):
         return
@@ -485,6 +485,35 @@ def _reshaped_in_place(ctx: MethodContext, api: TypeChecker, result: Type) -> No
     if not isinstance(old, Instance) and call.args and ctx.arg_types and ctx.arg_types[0]:
         # `torch.Tensor.unsqueeze_(y, 0)`: called on the class, the tensor is the first argument
         receiver, old = call.args[0], get_proper_type(ctx.arg_types[0][0])
+    _changed(api, call, receiver, old, result)
+
+
+def _written_out(ctx: FunctionContext | MethodContext, api: TypeChecker, result: Type) -> None:
+    """`torch.add(a, b, out=y)`: torch resizes `y` to the result's shape (`_changed`)."""
+    call = ctx.context
+    if not isinstance(call, CallExpr) or "out" not in call.arg_names or "out" not in ctx.callee_arg_names:
+        return
+    formal = ctx.callee_arg_names.index("out")
+    if len(ctx.args[formal]) != 1 or len(ctx.arg_types[formal]) != 1:
+        return
+    _changed(api, call, ctx.args[formal][0], get_proper_type(ctx.arg_types[formal][0]), result)
+
+
+def _data_replaced(ctx: AttributeContext, api: TypeChecker) -> None:
+    """`x.data = y`: `x` holds a tensor of `y`'s shape, which the attribute's hook is not told."""
+    target = ctx.context
+    if ctx.is_lvalue and isinstance(target, MemberExpr) and target.name == "data":
+        old = get_proper_type(ctx.type)
+        _changed(api, None, target.expr, old, _unknown_rank(api, old) if isinstance(old, Instance) else old)
+
+
+def _changed(api: TypeChecker, call: CallExpr | None, receiver: Expression, old: ProperType, result: Type) -> None:
+    """The tensor `receiver` holds became `result` in `call`.  From the call on, the name is declared a
+    tensor of unknown shape (where mypy inferred its type), and so the paths that may not have run
+    the call hold.  A read after a call the function always runs once (a statement of its body,
+    not of a branch or a loop) gives the call's result (`Tensor[1, B, T, D]`); after any other, the
+    unknown shape, never the old one nor a union of shapes that a later check could fail on.  The
+    other names that may hold the same tensor (`_forget_aliases`) are unknown from then on too."""
     key = literal_hash(receiver)
     if key is None or literal(receiver) != LITERAL_TYPE or not isinstance(old, Instance) or not _is_tensor(old):
         return
@@ -498,9 +527,31 @@ def _reshaped_in_place(ctx: MethodContext, api: TypeChecker, result: Type) -> No
             _declare(api, receiver, var, unknown)
     owner = api.scope.current_function() or api.tree
     statements = owner.body.body if isinstance(owner, FuncItem) else owner.defs
-    once = any(isinstance(st, ExpressionStmt) and isinstance(st.expr, CallExpr) and call in _in_place_chain(st.expr) for st in statements)
+    once = call is not None and any(
+        isinstance(st, ExpressionStmt) and isinstance(st.expr, CallExpr) and call in _in_place_chain(st.expr) for st in statements
+    )
     api.binder.put(receiver, now if once and _is_tensor(now) else unknown)
     hold_on_skipped_paths(api, key, unknown)
+    if isinstance(receiver, NameExpr) and isinstance(receiver.node, Var):
+        _forget_aliases(api, owner, receiver.node)
+
+
+def _forget_aliases(api: TypeChecker, owner: FuncItem | MypyFile, var: Var) -> None:
+    """After `x.t_()`, the other names that may hold `x`'s tensor (`y = x`, `y = x.unsqueeze_(0)`) read as
+    a tensor of unknown shape: their types no longer say what they hold."""
+    for name in Aliases(owner).of(var):
+        alias = name.node
+        assert isinstance(alias, Var)
+        declared = get_proper_type(alias.type) if alias.type is not None else None
+        if not (isinstance(declared, Instance) and _is_tensor(declared)):
+            continue
+        unknown = _unknown_rank(api, declared)
+        if not alias.is_final and (alias.is_inferred or alias.is_argument):
+            _declare(api, name, alias, unknown)
+        key = literal_hash(name)
+        if key is not None:
+            api.binder.put(name, unknown)
+            hold_on_skipped_paths(api, key, unknown)
 
 
 def _in_place_chain(call: CallExpr) -> list[CallExpr]:
