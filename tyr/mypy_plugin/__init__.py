@@ -538,8 +538,9 @@ class TyrPlugin(Plugin):
 
         * "unshaped": a tensor or size attribute (`Dim`, `Literal[4]`) whose type mypy inferred from an
           assignment, when the class assigns it in more than one place (a cache
-          that grows, `self.in_planes = width` and later `= planes * 4`): its shape
-          or size is unknown (annotate it, `self.cos: Tensor[L, D] = ...`, to keep
+          that grows, `self.in_planes = width` and later `= planes * 4`), or when
+          it holds an empty tensor (`self.cache = torch.tensor([])`, a placeholder
+          that other code replaces): its shape or size is unknown (annotate it, `self.cos: Tensor[L, D] = ...`, to keep
           one).  Assigned once (`self.cls = nn.Parameter(torch.zeros(1, 1, d))`),
           it keeps what it was assigned;
         * "normalise": a generic class's sized attribute (`Linear[D, 4*D]` of a
@@ -574,7 +575,7 @@ class TyrPlugin(Plugin):
             # `self.n = x.size(1)`: mypy infers no `Literal` for an attribute from a plain `int`
             size = var.is_inferred and _types.is_int_literal(var.type)
             assignments = sum(self_assignments(base.defn, attribute) for base in info.mro[:-1])
-            if assigned and (shapes or size) and assignments > 1:
+            if assigned and (shapes or size) and (assignments > 1 or _types.holds_empty_tensor(var.type)):
                 handling = "unshaped"
             elif var.is_inferred and shapes and _jaxtyping_names.mentions_names(var.type):
                 handling = "one call's names"

@@ -497,6 +497,27 @@ def mentions_shapes(typ: Type, depth: int = 0) -> bool:
     return False
 
 
+def holds_empty_tensor(typ: Type, depth: int = 0) -> bool:
+    """Whether a type holds a tensor with a dim of size 0 (`torch.tensor([])`, `torch.empty(0)`): what a
+    class stores as a placeholder for a tensor that code elsewhere puts in its place (a cache an
+    inference engine binds, a buffer `load_state_dict` fills)."""
+    if depth > 8:
+        return False
+    t = get_proper_type(typ)
+    if isinstance(t, Instance):
+        if shape_class(t.type):
+            return any(_is_zero(arg) for arg in t.args)
+        return any(holds_empty_tensor(arg, depth + 1) for arg in t.args)
+    if isinstance(t, (UnionType, TupleType)):
+        return any(holds_empty_tensor(item, depth + 1) for item in t.items)
+    return False
+
+
+def _is_zero(arg: Type) -> bool:
+    p = get_proper_type(arg)
+    return isinstance(p, LiteralType) and p.value == 0
+
+
 def shape_variables(typ: Type) -> dict[TypeVarId, TypeVarLikeType]:
     """The type variables a type uses as sizes (in `Tensor[...]`, `Dim[...]` and `DimExpr[...]`), by id."""
     found: dict[TypeVarId, TypeVarLikeType] = {}
