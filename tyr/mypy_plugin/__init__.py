@@ -76,6 +76,7 @@ from tyr.mypy_plugin import (
     _calls,
     _context,
     _declared,
+    _dim_defaults,
     _dims,
     _dtypes,
     _einops,
@@ -154,6 +155,8 @@ class TyrPlugin(Plugin):
         # Called once a module is parsed, before its names are bound: the one moment to rename.
         if not file.is_stub and _top_level(file.fullname) not in _NO_SHAPES:
             _evaluation_order.read_displays_first(file)
+            if _jaxtyping_imports.imports_tyr(file):
+                _dim_defaults.read_dim_defaults_as_any(file)
         if not (self.options.allow_redefinition or self.options.allow_redefinition_old):
             _renaming.rename_rebound_parameters(file)
         # A module annotated with jaxtyping gets sizes such as `n+1` (tyr's `DimExpr`) without importing tyr.
@@ -311,6 +314,8 @@ class TyrPlugin(Plugin):
         if fullname == _names.MODULE_LIST:
             hook = _guarded(_plain.module_list_hook, _returned, lookup=self.lookup_info, shaped_call=self._shaped_call)
             return self._declared(hook)
+        if fullname in _calls.MAPPED:
+            return _guarded(_calls.mapped_function_hook, _returned, lookup=self.lookup_info)
         if _top_level(fullname) == "torch":
             return self._unknown_result(self._callee(fullname))  # no shape rule: a tensor result is of unknown shape
         if _top_level(fullname) in _NO_SHAPES or fullname.startswith("<"):  # `<list>`: a display gives no tensor

@@ -188,6 +188,16 @@ def unshaped_attribute_hook(ctx: AttributeContext, lookup: Lookup) -> Type:
     return erase_shapes(ctx.default_attr_type, scope)
 
 
+MAPPED = frozenset({"torch._functorch.apis.vmap", "torch._functorch.apis.chunk_vmap"})
+"""`torch.vmap` and its kin: they map a function over a dim of its arguments."""
+
+
+def mapped_function_hook(ctx: FunctionContext, lookup: Lookup) -> Type:
+    """`torch.vmap(f)`: torch types it as `f` itself, but it takes (and gives) tensors of one more dim
+    than `f`'s shapes say, so the function it gives has tensors of unknown shape."""
+    return erase_shapes(ctx.default_return_type, Scope(lookup))
+
+
 def attribute_hook(ctx: AttributeContext, lookup: Lookup) -> Type:
     """A generic class's sized attribute, its sizes renormalised after mypy substituted the instance's."""
     return normalise(ctx.default_attr_type, Scope(lookup))

@@ -14,7 +14,8 @@ a function that tests the remainder of a size (`dim % 2`, `divmod(h, 2)`, `dim &
 `dim - 2 * half`), or in any method
 of a class one of whose methods does, a result whose size divides one of the symbols of that
 size has that size unknown.  A test that only guards the division (`assert d % h == 0`,
-`if d % h: raise ...`) confirms it, and changes nothing.
+`if d % h: raise ...`) confirms it, and changes nothing; one that requires a remainder
+(`assert k % 2 == 1`, `if k % 2 == 0: raise ...`: an odd kernel) tests it.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import TypeVar
 
 from mypy.checker import TypeChecker
 from mypy.nodes import (
+    AssertStmt,
     AssignmentStmt,
     CallExpr,
     ComparisonExpr,
@@ -34,6 +36,7 @@ from mypy.nodes import (
     FuncItem,
     IfStmt,
     IndexExpr,
+    IntExpr,
     ListExpr,
     MemberExpr,
     NameExpr,
@@ -98,14 +101,18 @@ class Remainders:
 
 
 def _tested_in(function: FuncItem) -> list[Expression]:
-    """The left operands of `%` (and first arguments of `divmod`) that are names or `self.x`, outside
-    tests that only guard a division (`assert d % h == 0`, `if d % h: raise ...`)."""
+    """The names and `self.x` attributes whose remainder the function tests (`dim % 2`, `divmod(h, 2)`),
+    but for tests that require a division to be exact (`assert d % h == 0`, `if d % h: raise ...`)."""
     tested: list[Expression] = []
     for stmt in walk(function.body.body):
         if isinstance(stmt, IfStmt):
             for test, body in zip(stmt.expr, stmt.body):
-                if not raises(body):
+                if raises(body):
+                    _find_in_guard(test, False, tested)  # what holds after it is the test's negation
+                else:
                     _find(test, tested)
+        elif isinstance(stmt, AssertStmt):
+            _find_in_guard(stmt.expr, True, tested)
         elif isinstance(stmt, (AssignmentStmt, OperatorAssignmentStmt)):
             _find(stmt.rvalue, tested)
         elif isinstance(stmt, (ExpressionStmt, WhileStmt, ForStmt, ReturnStmt)) and stmt.expr is not None:
@@ -113,18 +120,53 @@ def _tested_in(function: FuncItem) -> list[Expression]:
     return tested
 
 
+def _find_in_guard(test: Expression, holds: bool, tested: list[Expression]) -> None:
+    """The remainders a guard tests (`test`, or its negation where `holds` is False, is true after it),
+    but for those it requires to be 0: `assert d % h == 0` confirms the rule, where
+    `assert k % 2 == 1` (an odd kernel) says the division of `k` by 2 is not exact."""
+    if isinstance(test, UnaryExpr) and test.op == "not":
+        _find_in_guard(test.expr, not holds, tested)
+    elif isinstance(test, OpExpr) and test.op in ("and", "or") and holds == (test.op == "and"):
+        _find_in_guard(test.left, holds, tested)  # each part holds on its own
+        _find_in_guard(test.right, holds, tested)
+    elif _is_remainder(test):
+        assert isinstance(test, OpExpr)
+        _remainder_is_zero(test, not holds, tested)
+    elif isinstance(test, ComparisonExpr) and len(test.operators) == 1 and test.operators[0] in ("==", "!="):
+        left, right = test.operands
+        remainder, other = (left, right) if _is_remainder(left) else (right, left)
+        if _is_remainder(remainder) and isinstance(other, IntExpr) and other.value == 0:
+            assert isinstance(remainder, OpExpr)
+            _remainder_is_zero(remainder, holds == (test.operators[0] == "=="), tested)
+        else:
+            _find(test, tested)
+    else:
+        _find(test, tested)
+
+
+def _is_remainder(expr: Expression) -> bool:
+    return isinstance(expr, OpExpr) and expr.op in ("%", "&")
+
+
+def _remainder_is_zero(remainder: OpExpr, zero: bool, tested: list[Expression]) -> None:
+    """A guard says `remainder` is 0 (`zero`) or not: the first keeps the division of a size exact."""
+    if not zero or not isinstance(remainder.left, (NameExpr, MemberExpr)):
+        _find(remainder, tested)  # (`(k - 1) % 2 == 0` says `k` is odd: `k // 2` is not exact either)
+    else:
+        _find(remainder.right, tested)
+
+
 def _find(expr: Expression, tested: list[Expression]) -> None:
     if isinstance(expr, OpExpr):
-        if expr.op in ("%", "&") and isinstance(expr.left, (NameExpr, MemberExpr)):
-            tested.append(expr.left)  # `dim % 2`, `dim & 1`
+        if expr.op in ("%", "&"):
+            tested.extend(_sizes_in(expr.left))  # `dim % 2`, `dim & 1`, `(k - 1) % 2`
         elif expr.op == "-" and _multiple(expr.right) is not None:
             _note_multiple(expr.left, expr.right, tested)  # `dim - 2 * half`: what is left over
         _find(expr.left, tested)
         _find(expr.right, tested)
     elif isinstance(expr, CallExpr):
         if isinstance(expr.callee, NameExpr) and expr.callee.fullname == "builtins.divmod" and expr.args:
-            if isinstance(expr.args[0], (NameExpr, MemberExpr)):
-                tested.append(expr.args[0])
+            tested.extend(_sizes_in(expr.args[0]))
         for arg in expr.args:
             _find(arg, tested)
     elif isinstance(expr, ComparisonExpr):
@@ -143,6 +185,17 @@ def _find(expr: Expression, tested: list[Expression]) -> None:
             _find(item, tested)
     elif isinstance(expr, IndexExpr):
         _find(expr.index, tested)
+
+
+def _sizes_in(expr: Expression) -> list[Expression]:
+    """The names and attributes an arithmetic expression is made of (`k` in `k - 1`)."""
+    if isinstance(expr, (NameExpr, MemberExpr)):
+        return [expr]
+    if isinstance(expr, OpExpr) and expr.op in ("+", "-", "*", "//"):
+        return _sizes_in(expr.left) + _sizes_in(expr.right)
+    if isinstance(expr, UnaryExpr) and expr.op == "-":
+        return _sizes_in(expr.expr)
+    return []
 
 
 def _multiple(expr: Expression) -> list[Expression] | None:

@@ -101,3 +101,42 @@ def tested_by_what_is_left(t: Tensor[N], dim: Dim[E]) -> Tensor[N, E]:
     emb = torch.cat([args.cos(), args.sin()], dim=-1)
     left = dim - 2 * half
     return F.pad(emb, (0, left))
+
+
+C = TypeVar("C")
+K = TypeVar("K")
+
+
+def same_conv(x: Tensor[B, 4, H], k: Dim[K]) -> Tensor[B, 4, H]:
+    # The guard requires an odd kernel: `k // 2` is not exact, so the padded width is unknown, never `H + 1`.
+    assert k % 2 == 1, "kernel size must be odd"
+    y = nn.Conv1d(4, 4, k, padding=k // 2)(x)
+    reveal_type(y)  # N: Revealed type is "torch._tensor.Tensor[B, Literal[4], Any]"
+    return y
+
+
+def same_conv_raised(x: Tensor[B, 4, H], k: Dim[K]) -> Tensor[B, 4, H]:
+    if k % 2 == 0:
+        raise ValueError("kernel size must be odd")
+    return nn.Conv1d(4, 4, k, padding=k // 2)(x)
+
+
+def same_conv_by_bits(x: Tensor[B, 4, H], k: Dim[K]) -> Tensor[B, 4, H]:
+    assert k & 1
+    return nn.Conv1d(4, 4, k, padding=k // 2)(x)
+
+
+def conformer_conv(x: Tensor[B, 4, H], k: Dim[K]) -> Tensor[B, 4, H]:
+    # ESPnet's convolution module: `k - 1` even is an odd `k` again.
+    assert (k - 1) % 2 == 0
+    return nn.Conv1d(4, 4, k, padding=(k - 1) // 2)(x)
+
+
+def heads_guarded(x: Tensor[B, H, C], n_head: Dim[K]) -> Tensor[B, H, C]:
+    # A guard that the division is exact (with a message, or with both sides named) keeps the rule.
+    if x.shape[-1] % n_head != 0:
+        raise ValueError("width not divisible by the heads")
+    assert not x.shape[-1] % n_head
+    q = x.view(x.shape[0], x.shape[1], n_head, x.shape[2] // n_head)
+    reveal_type(q)  # N: Revealed type is "torch._tensor.Tensor[B, H, K, tyr._static.DimExpr[Literal['C//K'], C, K]]"
+    return q.flatten(2)
