@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from mypy.nodes import (
-    Block,
     CastExpr,
     ClassDef,
     Decorator,
