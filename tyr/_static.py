@@ -37,6 +37,17 @@ class Tensor(torch.Tensor):
 class Dim(int, Generic[_N]):
     """An int whose value is the type-level size `_N`."""
 
+    # Sizes of distinct symbols may be equal (`x.shape[1] == pos.shape[1]` is how code asks):
+    # comparing them is never mypy's "non-overlapping equality" (`--strict-equality`), which it
+    # waives for a class with its own `__eq__`.
+    def __eq__(self, other: object) -> bool:
+        return int.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return int.__ne__(self, other)
+
+    __hash__ = int.__hash__
+
 
 class DimName(int):
     """`Dim[D]` in an annotation or alias: the plugin reads it as `Dim[D]` (`Dim[768]`: `Literal[768]`)."""

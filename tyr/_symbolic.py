@@ -199,6 +199,22 @@ class Expr:
 
     # -- printing ---------------------------------------------------------------------
 
+    def isolate(self) -> tuple[str, Expr] | None:
+        """A symbol and what it is where this expression is 0 (`L - N` gives `L` is `N`, `2*L - 2*N - 2`
+        gives `L` is `N + 1`): one that appears alone in one term, nowhere else, with a coefficient that
+        divides every other term's.  None where no symbol is so."""
+        for mono, coeff in self.terms:
+            if len(mono) != 1 or not isinstance(mono[0], str):
+                continue
+            name = mono[0]
+            rest = [(m, c) for m, c in self.terms if m != mono]
+            if any(name in Expr(((m, 1),)).symbols for m, _ in rest):
+                continue
+            if any(c % coeff for _, c in rest):
+                continue
+            return name, Expr._from_dict({m: -c // coeff for m, c in rest})
+        return None
+
     def _str(self, parenthesise: bool = False) -> str:
         if not self.terms:
             return "0"

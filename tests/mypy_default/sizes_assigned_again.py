@@ -74,3 +74,11 @@ def stages(d: Dim[L], d_out: int, depth: int) -> list[int]:
         cur += 1
     reveal_type(dim)  # N: Revealed type is "int"
     return widths
+
+
+def at_least_one(y: Tensor[B, L]) -> int:
+    z = torch.zeros(2, 3)
+    k = max(z.shape[0], 1)  # a size, read as 2 until the body assigns `k` again
+    reveal_type(k)  # N: Revealed type is "Literal[2]"
+    k = 3
+    return k

@@ -302,8 +302,8 @@ class TyrPlugin(Plugin):
             return self._declared(_guarded(_einops.constructor_hook, _returned, fullname=fullname, lookup=self.lookup_info))
         if fullname in _modules.CONSTRUCTORS:
             return self._declared(_guarded(_modules.constructor_hook, _returned, fullname=fullname, lookup=self.lookup_info))
-        if fullname in _dims.MIN_MAX:
-            return _guarded(_dims.min_max_hook, _returned, fullname=fullname, lookup=self.lookup_info)
+        if fullname in _dims.MIN_MAX:  # (`k = max(n, 1)` then `k = 3`: declared as the `int` builtins give)
+            return self._declared(_guarded(_dims.min_max_hook, _returned, fullname=fullname, lookup=self.lookup_info))
         if fullname == _partial_calls.PARTIAL:  # `partial(nn.Conv2d, padding=1)`: its call is the direct call
             hook = partial(_partial_calls.partial_hook, pending=self._pending, lookup=self.lookup_info, sized=_type_has_sizes)
             return _guarded(hook, partial_new_callback)

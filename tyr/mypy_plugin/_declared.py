@@ -33,7 +33,7 @@ from tyr.mypy_plugin import _names
 from tyr.mypy_plugin._plain import loosen
 from tyr.mypy_plugin._rebinding import Assignments, Body, Target
 from tyr.mypy_plugin._trials import failed_attempt
-from tyr.mypy_plugin._types import Lookup, Scope
+from tyr.mypy_plugin._types import Lookup, Scope, is_int_literal
 
 _ITERATORS = frozenset({"builtins.enumerate", "builtins.zip", "builtins.reversed"})
 """Builtins whose items are (or hold) the items of the iterables they are given."""
@@ -54,6 +54,8 @@ def declare_value(
         return value  # (`picked`: an item of the value is assigned, `self.blocks` in `b = self.blocks[0]`)
     scope = Scope(lookup)
     torch = _module_item(scope, value) if _is_module_list_item(ctx) else loosen(value, scope)
+    if is_int_literal(torch):  # a size as a value (`k = max(n, 1)`): an `int` to torch
+        torch = scope.instance(_names.INT)
     return _declare(api, body, target, value, torch)
 
 
@@ -84,7 +86,7 @@ def _declare(api: TypeChecker, body: Body, target: Target, value: Type, torch: T
         if not body.first_of_several(target):
             return value
         p = get_proper_type(value)
-        if not (isinstance(p, Instance) and p.type.has_base(_names.MODULE)) or is_same_type(torch, value):
+        if not (isinstance(p, Instance) and p.type.has_base(_names.MODULE) or is_int_literal(p)) or is_same_type(torch, value):
             return value  # (a tensor is rebound by `_rebinding`)
         api.binder.put(target, value)
         return torch

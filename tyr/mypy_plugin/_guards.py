@@ -9,8 +9,9 @@ rows is an error.  Code that tests the size first handles exactly the case it ca
 mypy narrows no type by such a test.  So where a shape rule fails inside a branch that a
 test of sizes guards (`if n == 1:`, the `else` of `if n != 1:`, an `and` of them, the
 branch of a conditional value, a flag the class set once from such a test), or after an
-`assert` of one (or an `if` of its negation that raises), the rule is tried again with each
-tested symbol replaced by what the test equates it with; if it holds then, the call is no
+`assert` of one (or `torch._assert`, or an `if` of its negation that raises or returns), the rule
+is tried again with a tested symbol replaced by what the test equates it with (`L` by `N` for
+`L + 1 == N + 1`; sizes tuples item by item, `h.shape[-2:] == skip.shape[-2:]`); if it holds then, the call is no
 error.  Its result keeps the rank the rule gives there, with sizes unknown: they hold there
 only (`H` is `H//S` where `S` is 1), and mypy, joining the paths after a branch, would hold
 one spelling against the other.  Found only on the way to an error: code that checks clean
@@ -26,14 +27,19 @@ from mypy.nodes import (
     AssertStmt,
     AssignmentStmt,
     Block,
+    BreakStmt,
+    CallExpr,
     ComparisonExpr,
     ConditionalExpr,
     Context,
+    ContinueStmt,
     Expression,
+    ExpressionStmt,
     IfStmt,
     MemberExpr,
     NameExpr,
     OpExpr,
+    RaiseStmt,
     ReturnStmt,
     Statement,
     TypeInfo,
@@ -41,7 +47,7 @@ from mypy.nodes import (
 from mypy.types import TupleType, Type, get_proper_type
 
 from tyr._symbolic import Expr
-from tyr.mypy_plugin._statements import inner_blocks, methods, raises, self_assignments, walk
+from tyr.mypy_plugin._statements import inner_blocks, methods, self_assignments, walk
 from tyr.mypy_plugin._types import NotATensor, NotKnown, Scope
 from tyr.shape_rules.core import ShapeRuleError, rank
 
@@ -105,13 +111,30 @@ def _asserted(statements: list[Statement], context: Context) -> list[tuple[Expre
             break
         if isinstance(stmt, AssertStmt):
             tests.append((stmt.expr, True))
-        elif isinstance(stmt, IfStmt) and len(stmt.expr) == 1 and stmt.else_body is None and raises(stmt.body[0]):
+        elif isinstance(stmt, IfStmt) and len(stmt.expr) == 1 and stmt.else_body is None and _leaves(stmt.body[0]):
             tests.append((stmt.expr[0], False))
+        elif isinstance(stmt, ExpressionStmt) and _is_assert_call(stmt.expr):
+            assert isinstance(stmt.expr, CallExpr)
+            tests.append((stmt.expr.args[0], True))
     for stmt in statements:
         for block in inner_blocks(stmt):
             if _holds(block, context):
                 tests += _asserted(block.body, context)
     return tests
+
+
+def _leaves(block: Block) -> bool:
+    """Whether a block ends by leaving its own: a `raise`, a `return`, a `continue` or a `break`."""
+    return bool(block.body) and isinstance(block.body[-1], (RaiseStmt, ReturnStmt, ContinueStmt, BreakStmt))
+
+
+def _is_assert_call(expr: Expression) -> bool:
+    """`torch._assert(test, message)`, and timm's `_assert`: an assert that tracing keeps."""
+    if not (isinstance(expr, CallExpr) and expr.args):
+        return False
+    callee = expr.callee
+    name = callee.name if isinstance(callee, (NameExpr, MemberExpr)) else None
+    return name == "_assert"
 
 
 def _holds(block: Block, context: Context) -> bool:
@@ -142,17 +165,22 @@ def _equalities(test: Expression, holds: bool) -> list[tuple[Expression, Express
 
 
 def _equate(api: TypeChecker, scope: Scope, left: Expression, right: Expression, found: dict[str, Expr]) -> None:
-    """Note `symbol = value` where one side is a size that is one symbol and the other a size without it."""
-    sizes = []
-    for side in (left, right):
-        typ = api.lookup_type_or_none(side)
-        sizes.append(scope.size_of(typ) if typ is not None else None)
-    a, b = sizes
-    for one, other in ((a, b), (b, a)):
-        name = one.symbol_name if one is not None else None
-        if name is not None and other is not None and name not in other.symbols and name not in found:
-            found[name] = other
-            return
+    """Note what the test `left == right` makes one of its symbols (`L` is `N` for `L + 1 == N + 1`), for a
+    pair of sizes or, item by item, of size tuples (`h.shape[-2:] == skip.shape[-2:]`)."""
+    types = [api.lookup_type_or_none(side) for side in (left, right)]
+    if types[0] is None or types[1] is None:
+        return
+    a, b = get_proper_type(types[0]), get_proper_type(types[1])
+    pairs = list(zip(a.items, b.items)) if isinstance(a, TupleType) and isinstance(b, TupleType) else [(a, b)]
+    if isinstance(a, TupleType) and isinstance(b, TupleType) and len(a.items) != len(b.items):
+        return
+    for one, other in pairs:
+        x, y = scope.size_of(one), scope.size_of(other)
+        if x is None or y is None:
+            continue
+        solved = (x - y).isolate()
+        if solved is not None and solved[0] not in found:
+            found[solved[0]] = solved[1]
 
 
 def retried(api: object, context: Context, scope: Scope, compute: Callable[[], Type]) -> Type | None:

@@ -55,6 +55,7 @@ from mypy.types import (
     AnyType,
     CallableType,
     Instance,
+    LiteralType,
     ProperType,
     TupleType,
     Type,
@@ -68,7 +69,7 @@ from mypy.types import (
 
 from tyr.mypy_plugin import _names
 from tyr.mypy_plugin._rebinding import Assignments, hold_on_skipped_paths
-from tyr.mypy_plugin._types import Lookup, Scope, mentions_shapes
+from tyr.mypy_plugin._types import Lookup, Scope, is_int_literal, mentions_shapes
 
 # The torch modules whose classes tyr's stubs make generic (typed_stubs/torch-stubs); torch's
 # own generic classes elsewhere (`DataLoader[T]`) keep their type arguments.
@@ -245,6 +246,8 @@ def _sized(t: Type) -> bool:
     if has_sizes(t):
         return True
     p = get_proper_type(t)
+    if is_int_literal(p):  # `dims = [y.shape[0]]`: a size, which mypy would not widen as it does `[2]`
+        return True
     if isinstance(p, Instance):
         if p.type.type_vars and p.type.has_base(_names.MODULE) and not all(map(_is_any, p.args)):
             return True
@@ -273,7 +276,12 @@ class _AnySizes(TypeTranslator):
         super().__init__()
         self.scope = scope
 
+    def visit_literal_type(self, t: LiteralType, /) -> Type:
+        return self.scope.instance(_names.INT) if is_int_literal(t) else t
+
     def visit_instance(self, t: Instance, /) -> Type:
+        if t.last_known_value is not None:  # `7`: an `int` known to be `Literal[7]`, which is any int here
+            return t.copy_modified(last_known_value=None)
         if t.type.fullname == _names.DIM:
             return self.scope.instance(_names.INT)
         if t.type.type_vars and t.type.fullname not in (_names.LIST, _names.TUPLE, "builtins.dict", "builtins.set"):

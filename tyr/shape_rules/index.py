@@ -129,8 +129,8 @@ def setitem(shape: MaybeShape, items: Sequence[IndexItem], value: MaybeShape) ->
 
     torch drops the value's leading dims of size 1, then expands what is left to the shape of
     `x[items]` (the in-place rule: it may not grow that shape; a 0-d value fills it).  A
-    leading dim that may be 1 (unknown, or a symbol) is dropped here too: what fails to fit
-    without it fails with it, whatever its size.
+    leading dim of unknown size is dropped here too: what fails to fit without it fails with
+    it, whatever its size.  A symbol is no 1 (SHAPES.md §6), as in every other broadcast.
     """
     target = index(shape, items)
     if target is None:  # nor whether torch reads the subscript at all (several `...`s)
@@ -139,7 +139,7 @@ def setitem(shape: MaybeShape, items: Sequence[IndexItem], value: MaybeShape) ->
         return shape
     dims = sizes(value)
     start = 0
-    while start < len(dims) and not never_one(dims[start]):
+    while start < len(dims) and (dims[start] is None or dims[start] == const(1)):
         start += 1
     broadcasts_to(dims[start:], target, op="setitem")
     return shape

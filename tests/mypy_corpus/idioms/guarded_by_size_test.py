@@ -98,3 +98,49 @@ class ChannelsAsserted(nn.Module, Generic[D]):
 
     def unchecked(self, x: Tensor[B, L, H, W]) -> Tensor:
         return self.conv(x)  # E: conv2d: the input has L channels (dim 1 of (B, L, H, W)) but the weight (D, D, 3, 3)
+
+
+N = TypeVar("N")
+C = TypeVar("C")
+H2 = TypeVar("H2")
+W2 = TypeVar("W2")
+
+
+def offsets_cancel(x: Tensor[B, "L+1", D], pos: Tensor[1, "N+1", D]) -> Tensor:
+    # `L + 1 == N + 1` is `L == N`; so is DINOv2's `npatch == n`, both less the class token
+    if x.shape[1] == pos.shape[1]:
+        return x + pos
+    npatch, n = x.shape[1] - 1, pos.shape[1] - 1
+    if npatch == n:
+        return x + pos
+    y = x + pos  # E: +: dimension 1 of the left operand (L + 1) does not broadcast with dimension 1 of the right operand (N + 1)
+    return x
+
+
+def whole_shapes(h: Tensor[B, C, H, W], skip: Tensor[B, C, H2, W2]) -> Tensor:
+    # a U-Net decoder resizes only where the sizes differ: tuples of sizes compare item by item
+    if h.shape[-2:] != skip.shape[-2:]:
+        h = nn.functional.interpolate(h, size=skip.shape[-2:])
+        return torch.cat([h, skip], dim=1)
+    return torch.cat([h, skip], dim=1)
+
+
+def asserted_whole(h: Tensor[B, C, H, W], skip: Tensor[B, C, H2, W2]) -> Tensor:
+    assert h.shape == skip.shape
+    return h + skip
+
+
+def returned_early(x: Tensor[B, L, D], pos: Tensor[1, N, D]) -> Tensor:
+    if x.shape[1] != pos.shape[1]:
+        return x
+    return x + pos
+
+
+def _assert(condition: bool, message: str) -> None:
+    """timm's `_assert`, `torch._assert` as tracing keeps it."""
+    assert condition, message
+
+
+def traced_assert(x: Tensor[B, L, D], pos: Tensor[1, N, D]) -> Tensor:
+    _assert(x.shape[1] == pos.shape[1], "one position per token")
+    return x + pos

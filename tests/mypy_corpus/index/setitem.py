@@ -1,5 +1,6 @@
 """`x[idx] = value`: the value, its leading dims of size 1 dropped, broadcasts into `x[idx]` without
-growing it; a number always fits, and a mask's count is unknown."""
+growing it; a number always fits, and a mask's count is unknown.  A symbol is no 1 (SHAPES.md §6):
+`x[0] = w` with `w` of `(B, D)` fails wherever `B` is not 1."""
 
 from typing import Any, TypeVar
 
@@ -26,7 +27,7 @@ z[z > 0] = torch.ones(5, 2)  # E: setitem: shape (5, 2) has more dimensions than
 
 def rows(x: Tensor[B, D], v: Tensor[D], w: Tensor[B, D], u: Tensor[Any, D], k: int) -> None:
     x[0] = v
-    x[0] = w  # B may be 1
+    x[0] = w  # E: setitem: shape (B, D) has more dimensions than the target (D,)  [tyr-shape]
     x[0] = u
     x[k] = v
     x[:k] = w
