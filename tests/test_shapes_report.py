@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import ast
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -132,3 +135,17 @@ def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert "CausalSelfAttention.forward (line 46)" in printed and "coverage:" in printed
     written = (tmp_path / "gpt.py").read_text()
     assert "view(B, T, C)  # heads side by side again  # (B, T, C)" in written
+
+
+def test_command_line_from_another_directory(tmp_path: Path) -> None:
+    """Run as a user runs it: in their own directory, with their own config (the checkout's stubs are
+    still read as `torch`'s, whatever the current directory)."""
+    config = tmp_path / "mypy.ini"
+    config.write_text("[mypy]\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for extra in ([], ["--config-file", str(config)]):
+        done = subprocess.run(
+            [sys.executable, "-m", "tyr", "shapes", str(GPT), *extra], cwd=tmp_path, capture_output=True, text=True, env=env
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert "coverage:" in done.stdout

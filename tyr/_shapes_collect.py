@@ -10,6 +10,7 @@ and every name an assignment binds to a tensor, the shape mypy's types give it.
 from __future__ import annotations
 
 import io
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -90,6 +91,22 @@ class Report:
                 yield from (b for b in function.bindings if not b.parameter)
 
 
+def _process_options(args: list[str], stubs: list[str]) -> tuple[list[build.BuildSource], Options]:
+    """mypy's reading of the command line.  The stubs given as sources are named by the package bases
+    mypy knows then (`torch.nn.parameter`, not `parameter`): from any directory, so the stubs'
+    directory is one of them while mypy reads the command line (`MYPYPATH`)."""
+    previous = os.environ.get("MYPYPATH")
+    if stubs:
+        os.environ["MYPYPATH"] = os.pathsep.join([*stubs, *([previous] if previous else [])])
+    try:
+        return process_options(args, stdout=io.StringIO(), stderr=sys.stderr)  # (exits on a bad path)
+    finally:
+        if previous is None:
+            os.environ.pop("MYPYPATH", None)
+        else:
+            os.environ["MYPYPATH"] = previous
+
+
 def collect(paths: Sequence[str], config_file: str | None = None) -> Report:
     """Run mypy with tyr's plugin over `paths` (files or packages) and read the shapes of their functions."""
     # In a checkout, tyr's stubs are sources too (as its mypy.ini lists them): mypy reads them as partial stubs.
@@ -99,7 +116,7 @@ def collect(paths: Sequence[str], config_file: str | None = None) -> Report:
         args += ["--explicit-package-bases"]
     if config_file is not None:
         args += ["--config-file", config_file]
-    sources, options = process_options(args, stdout=io.StringIO(), stderr=sys.stderr)  # (exits on a bad path)
+    sources, options = _process_options(args, stubs)
     if _PLUGIN not in options.plugins:
         options.plugins.append(_PLUGIN)
     if stubs and str(_STUBS) not in options.mypy_path:
