@@ -584,3 +584,23 @@ def test_methods_using_some_of_the_class_dims_take_the_fast_path() -> None:
     two(torch.zeros(2, 3))
     with raises("dimension 1 \\(D\\) has size 4, but D = 3 was bound by the Two instance's constructor"):
         two(torch.zeros(2, 4))
+
+
+def test_a_module_annotation_python_cannot_evaluate_is_left_unchecked() -> None:
+    """`nn.Linear[I, O]` is generic in tyr's stubs only (and so unevaluable at run time, as under
+    `from __future__ import annotations`): that parameter goes unchecked, the others are checked."""
+
+    @checked
+    class Wrap(nn.Module, Generic[M, N]):
+        def __init__(self, base: "nn.Linear[M, N]") -> None:
+            super().__init__()
+            self.base = base
+
+        def forward(self, x: "Tensor[B, M]") -> "Tensor[B, N]":
+            out: torch.Tensor = self.base(x)
+            return out
+
+    wrap = Wrap(nn.Linear(3, 4))
+    assert wrap(torch.randn(2, 3)).shape == (2, 4)
+    with pytest.raises(ShapeError):
+        wrap.forward(torch.randn(2, 3, 1))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import types
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,8 +38,24 @@ class Plan:
 
 
 def resolve_hints(fn: Callable[..., Any], localns: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The function's annotations as objects, `Annotated` metadata kept (raises NameError on forward refs)."""
-    return typing.get_type_hints(fn, localns=localns, include_extras=True)
+    """The function's annotations as objects, `Annotated` metadata kept (raises NameError on forward refs).
+
+    An annotation Python cannot evaluate (`nn.Linear[I, O]`: torch's modules are generic in tyr's stubs
+    only, written under `from __future__ import annotations`) holds no tensor shape: it is left out,
+    unchecked, and the others are checked."""
+    try:
+        return typing.get_type_hints(fn, localns=localns, include_extras=True)
+    except TypeError:
+        pass
+    hints: dict[str, Any] = {}
+    globalns = getattr(inspect.unwrap(fn), "__globals__", {})
+    for name, annotation in getattr(fn, "__annotations__", {}).items():
+        one = types.SimpleNamespace(__annotations__={name: annotation}, __globals__=globalns)
+        try:
+            hints.update(typing.get_type_hints(one, localns=localns, include_extras=True))
+        except TypeError:
+            continue
+    return hints
 
 
 def make_plan(
