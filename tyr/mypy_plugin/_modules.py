@@ -450,6 +450,15 @@ def _forward_signature(module: Instance) -> FunctionLike | None:
     return None
 
 
+def _forward_has_shapes(module: Instance, default: Type) -> bool:
+    """Whether a user's module's `forward` has shapes: in what it returns (mypy's result for the call), or
+    in its signature (`-> Output[B, T]`, a dataclass generic in sizes, which mypy leaves unsolved)."""
+    if mentions_shapes(default):
+        return True
+    forward = _forward_signature(module)
+    return isinstance(forward, CallableType) and any(mentions_shapes(t) for t in forward.arg_types)
+
+
 def call_hook(ctx: MethodContext, pending: _calls.PendingCalls, lookup: Lookup) -> Type:
     """The result of `module(...)`: from its shape rule, or its `forward`'s shapes; torch's `Any` when unknown.
 
@@ -466,7 +475,7 @@ def call_hook(ctx: MethodContext, pending: _calls.PendingCalls, lookup: Lookup) 
     if _is_failed(result):
         return result
     module = get_proper_type(ctx.type)
-    if isinstance(module, Instance) and _is_users(module.type) and mentions_shapes(ctx.default_return_type):
+    if isinstance(module, Instance) and _is_users(module.type) and _forward_has_shapes(module, ctx.default_return_type):
         return result
     if mentions_shapes(result) and in_code_with_shapes(ctx.api):
         return result
