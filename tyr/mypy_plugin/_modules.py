@@ -452,9 +452,12 @@ def _forward_signature(module: Instance) -> FunctionLike | None:
 
 def _forward_has_shapes(module: Instance, default: Type) -> bool:
     """Whether a user's module's `forward` has shapes: in what it returns (mypy's result for the call), or
-    in its signature (`-> Output[B, T]`, a dataclass generic in sizes, which mypy leaves unsolved)."""
+    in its signature (`-> Output[B, T]`, a dataclass generic in sizes, whose variables mypy leaves in
+    the result)."""
     if mentions_shapes(default):
         return True
+    if not has_type_vars(default):
+        return False  # (asked of every module call: the signature is looked up only where mypy left variables)
     forward = _forward_signature(module)
     return isinstance(forward, CallableType) and any(mentions_shapes(t) for t in forward.arg_types)
 
