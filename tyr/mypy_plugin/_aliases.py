@@ -42,6 +42,7 @@ from mypy.nodes import (
 )
 from mypy.types import Instance, get_proper_type
 
+from tyr.mypy_plugin import _names
 from tyr.mypy_plugin._statements import walk
 
 SAME_OBJECT_METHODS = frozenset(
@@ -153,7 +154,7 @@ def _returned(call: CallExpr) -> Iterator[NameExpr]:
         yield from _objects(callee.expr, each=True)  # `xs.pop()`
     elif isinstance(callee, RefExpr) and callee.fullname.startswith("torch."):
         name = callee.fullname.rsplit(".", 1)[-1]
-        if callee.fullname.startswith("torch._tensor.Tensor.") and _may_return_self(name):
+        if callee.fullname.startswith(f"{_names.TENSOR}.") and _may_return_self(name):
             yield from _objects(call.args[0]) if call.args else iter(())  # `torch.Tensor.t_(x)`
             return
         if not any(part in name for part in SAME_OBJECT_FUNCTIONS):
@@ -173,5 +174,5 @@ def _is_module(expr: Expression) -> bool:
 
 def _is_tensor_var(var: Var) -> bool:
     t = get_proper_type(var.type) if var.type is not None else None
-    return isinstance(t, Instance) and t.type.has_base("torch._tensor.Tensor")
+    return isinstance(t, Instance) and t.type.has_base(_names.TENSOR)
 

@@ -9,25 +9,21 @@ nothing (the size is unknown, as for any plain `int`), and nothing else about th
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from mypy.nodes import (
     CastExpr,
-    ClassDef,
-    Decorator,
     EllipsisExpr,
     FuncDef,
     MypyFile,
-    OverloadedFuncDef,
-    Statement,
 )
 from mypy.types import AnyType, TypeOfAny, UnboundType
 
-from tyr.mypy_plugin._statements import inner_blocks
+from tyr.mypy_plugin._statements import every_statement
 
 
 def read_dim_defaults_as_any(file: MypyFile) -> None:
-    for function in _functions(file.defs):
+    for function in every_statement(file.defs):
+        if not isinstance(function, FuncDef):
+            continue
         for argument in function.arguments:
             default = argument.initializer
             if default is None or isinstance(default, (EllipsisExpr, CastExpr)) or not _is_dim(argument.type_annotation):
@@ -40,23 +36,3 @@ def read_dim_defaults_as_any(file: MypyFile) -> None:
 def _is_dim(annotation: object) -> bool:
     """`Dim[D]`, `tyr.Dim[768]`, as parsed (the names are not bound yet)."""
     return isinstance(annotation, UnboundType) and annotation.name.rsplit(".", 1)[-1] == "Dim"
-
-
-def _functions(statements: list[Statement]) -> Iterator[FuncDef]:
-    """Every function of a module: in classes, nested in functions, decorated or overloaded."""
-    for stmt in statements:
-        if isinstance(stmt, Decorator):
-            stmt = stmt.func
-        if isinstance(stmt, OverloadedFuncDef):
-            for item in stmt.items:
-                yield from _functions([item])
-            if stmt.impl is not None:
-                yield from _functions([stmt.impl])
-        elif isinstance(stmt, FuncDef):
-            yield stmt
-            yield from _functions(stmt.body.body)
-        elif isinstance(stmt, ClassDef):
-            yield from _functions(stmt.defs.body)
-        else:
-            for block in inner_blocks(stmt):
-                yield from _functions(block.body)

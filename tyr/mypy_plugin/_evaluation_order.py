@@ -14,54 +14,32 @@ tuple of its items' types and then unpacks into the targets.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from mypy.nodes import (
     AssignmentStmt,
-    ClassDef,
-    Decorator,
     Expression,
-    FuncDef,
     IndexExpr,
     ListExpr,
     MemberExpr,
     MypyFile,
     NameExpr,
-    OverloadedFuncDef,
     SliceExpr,
-    Statement,
     StarExpr,
     TupleExpr,
 )
 from mypy.traverser import all_name_and_member_expressions
 
-from tyr.mypy_plugin._statements import walk
+from tyr.mypy_plugin._statements import every_statement
 
 
 def read_displays_first(file: MypyFile) -> None:
     """Make each tuple display that reads an earlier target of its own assignment one value."""
-    for stmt in _statements(file.defs):
+    for stmt in every_statement(file.defs):
         if isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1:
             if _reads_an_earlier_target(stmt.lvalues[0], stmt.rvalue):
                 whole = IndexExpr(stmt.rvalue, SliceExpr(None, None, None))
                 whole.set_line(stmt.rvalue)
                 whole.index.set_line(stmt.rvalue)
                 stmt.rvalue = whole
-
-
-def _statements(statements: list[Statement]) -> Iterator[Statement]:
-    """Every statement, in the bodies of functions and classes too (statements only: no expression is visited)."""
-    for stmt in walk(statements):
-        yield stmt
-        if isinstance(stmt, FuncDef):
-            yield from _statements(stmt.body.body)
-        elif isinstance(stmt, Decorator):
-            yield from _statements(stmt.func.body.body)
-        elif isinstance(stmt, OverloadedFuncDef):
-            for item in stmt.items:
-                yield from _statements([item])
-        elif isinstance(stmt, ClassDef):
-            yield from _statements(stmt.defs.body)
 
 
 def _reads_an_earlier_target(target: Expression, value: Expression) -> bool:

@@ -27,19 +27,16 @@ from mypy.nodes import (
     AssertStmt,
     AssignmentStmt,
     Block,
-    BreakStmt,
     CallExpr,
     ComparisonExpr,
     ConditionalExpr,
     Context,
-    ContinueStmt,
     Expression,
     ExpressionStmt,
     IfStmt,
     MemberExpr,
     NameExpr,
     OpExpr,
-    RaiseStmt,
     ReturnStmt,
     Statement,
     TypeInfo,
@@ -47,7 +44,7 @@ from mypy.nodes import (
 from mypy.types import TupleType, Type, get_proper_type
 
 from tyr._symbolic import Expr
-from tyr.mypy_plugin._statements import inner_blocks, methods, self_assignments, walk
+from tyr.mypy_plugin._statements import inner_blocks, leaves, methods, self_assignments, walk
 from tyr.mypy_plugin._types import NotATensor, NotKnown, Scope
 from tyr.shape_rules.core import ShapeRuleError, rank
 
@@ -111,7 +108,7 @@ def _asserted(statements: list[Statement], context: Context) -> list[tuple[Expre
             break
         if isinstance(stmt, AssertStmt):
             tests.append((stmt.expr, True))
-        elif isinstance(stmt, IfStmt) and len(stmt.expr) == 1 and stmt.else_body is None and _leaves(stmt.body[0]):
+        elif isinstance(stmt, IfStmt) and len(stmt.expr) == 1 and stmt.else_body is None and leaves(stmt.body[0]):
             tests.append((stmt.expr[0], False))
         elif isinstance(stmt, ExpressionStmt) and _is_assert_call(stmt.expr):
             assert isinstance(stmt.expr, CallExpr)
@@ -121,11 +118,6 @@ def _asserted(statements: list[Statement], context: Context) -> list[tuple[Expre
             if _holds(block, context):
                 tests += _asserted(block.body, context)
     return tests
-
-
-def _leaves(block: Block) -> bool:
-    """Whether a block ends by leaving its own: a `raise`, a `return`, a `continue` or a `break`."""
-    return bool(block.body) and isinstance(block.body[-1], (RaiseStmt, ReturnStmt, ContinueStmt, BreakStmt))
 
 
 def _is_assert_call(expr: Expression) -> bool:

@@ -520,38 +520,39 @@ def _changed(api: TypeChecker, call: CallExpr | None, receiver: Expression, old:
     now = get_proper_type(result)
     if now == old:
         return
-    unknown = _unknown_rank(api, old)
-    if isinstance(receiver, NameExpr) and isinstance(receiver.node, Var):
-        var = receiver.node
-        if var.type is not None and not var.is_final and (var.is_inferred or var.is_argument):
-            _declare(api, receiver, var, unknown)
     owner = api.scope.current_function() or api.tree
     statements = owner.body.body if isinstance(owner, FuncItem) else owner.defs
     once = call is not None and any(
         isinstance(st, ExpressionStmt) and isinstance(st.expr, CallExpr) and call in _in_place_chain(st.expr) for st in statements
     )
-    api.binder.put(receiver, now if once and _is_tensor(now) else unknown)
-    hold_on_skipped_paths(api, key, unknown)
+    unknown = _unknown_rank(api, old)
+    _hold_changed(api, receiver, key, unknown, now if once and _is_tensor(now) else unknown)
     if isinstance(receiver, NameExpr) and isinstance(receiver.node, Var):
         _forget_aliases(api, owner, receiver.node)
+
+
+def _hold_changed(api: TypeChecker, receiver: Expression, key: Key, unknown: Instance, read: Type) -> None:
+    """`receiver`'s tensor changed shape: a name of it is declared the tensor of unknown shape (where mypy
+    inferred its type), it reads as `read` from here on, and as `unknown` where the paths that
+    may not have run the change meet this one."""
+    if isinstance(receiver, NameExpr) and isinstance(receiver.node, Var):
+        var = receiver.node
+        if var.type is not None and not var.is_final and (var.is_inferred or var.is_argument):
+            _declare(api, receiver, var, unknown)
+    api.binder.put(receiver, read)
+    hold_on_skipped_paths(api, key, unknown)
 
 
 def _forget_aliases(api: TypeChecker, owner: FuncItem | MypyFile, var: Var) -> None:
     """After `x.t_()`, the other names that may hold `x`'s tensor (`y = x`, `y = x.unsqueeze_(0)`) read as
     a tensor of unknown shape: their types no longer say what they hold."""
     for name in Aliases(owner).of(var):
-        alias = name.node
-        assert isinstance(alias, Var)
-        declared = get_proper_type(alias.type) if alias.type is not None else None
-        if not (isinstance(declared, Instance) and _is_tensor(declared)):
-            continue
-        unknown = _unknown_rank(api, declared)
-        if not alias.is_final and (alias.is_inferred or alias.is_argument):
-            _declare(api, name, alias, unknown)
+        assert isinstance(name.node, Var)
+        declared = get_proper_type(name.node.type) if name.node.type is not None else None
         key = literal_hash(name)
-        if key is not None:
-            api.binder.put(name, unknown)
-            hold_on_skipped_paths(api, key, unknown)
+        if isinstance(declared, Instance) and _is_tensor(declared) and key is not None:
+            unknown = _unknown_rank(api, declared)
+            _hold_changed(api, name, key, unknown, unknown)
 
 
 def _in_place_chain(call: CallExpr) -> list[CallExpr]:

@@ -64,6 +64,21 @@ def _walk(statements: list[Statement], found: list[Statement]) -> None:
             _walk(block.body, found)
 
 
+def every_statement(statements: list[Statement]) -> Iterator[Statement]:
+    """Every statement, in the bodies of functions (nested, decorated, overloaded) and classes too
+    (statements only: no expression is visited)."""
+    for stmt in walk(statements):
+        yield stmt
+        if isinstance(stmt, FuncDef):
+            yield from every_statement(stmt.body.body)
+        elif isinstance(stmt, Decorator):
+            yield from every_statement([stmt.func])
+        elif isinstance(stmt, OverloadedFuncDef):
+            yield from every_statement([*stmt.items, *([stmt.impl] if stmt.impl is not None else [])])
+        elif isinstance(stmt, ClassDef):
+            yield from every_statement(stmt.defs.body)
+
+
 class Placed(NamedTuple):
     """A statement, and where it stands in the flow of its function's body."""
 
@@ -96,6 +111,11 @@ _JUMPS = (ReturnStmt, RaiseStmt, BreakStmt, ContinueStmt)
 def raises(block: Block) -> bool:
     """Whether a block ends in a `raise` (`if d % h: raise ...`: its test holds nowhere after it)."""
     return bool(block.body) and isinstance(block.body[-1], RaiseStmt)
+
+
+def leaves(block: Block) -> bool:
+    """Whether a block ends by leaving its own: a `raise`, a `return`, a `continue` or a `break`."""
+    return bool(block.body) and isinstance(block.body[-1], _JUMPS)
 
 
 def inner_blocks(stmt: Statement) -> list[Block]:
