@@ -52,8 +52,11 @@ def test_a_killed_replica_neither_stalls_the_other_nor_stays_away(
     dataset: Path, tmp_path: Path, processes: list[subprocess.Popen[bytes]]
 ) -> None:
     lighthouse_port = free_port()
-    processes.append(start([sys.executable, "-m", "tyr.train.lighthouse", "--bind", f"127.0.0.1:{lighthouse_port}"],
-                           tmp_path / "lighthouse.log"))  # fmt: skip
+    # The lighthouse counts a silent replica gone well before torchrun can restart it (an interpreter and
+    # torch to load, ~1.5 s on a quiet machine): with its default 2 s, a quick restart rejoins before the
+    # survivor ever rounds alone, and the test would see no time away at all.
+    processes.append(start([sys.executable, "-m", "tyr.train.lighthouse", "--bind", f"127.0.0.1:{lighthouse_port}",
+                            "--heartbeat-timeout", "0.5"], tmp_path / "lighthouse.log"))  # fmt: skip
     replicas = []
     for replica in range(2):
         command = [sys.executable, "-m", "torch.distributed.run", "--nproc_per_node", "1", "--max-restarts", "2",
