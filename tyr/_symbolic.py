@@ -319,6 +319,8 @@ def _floordiv(num: Expr, den: Expr, *, as_written: bool = False) -> Expr:
     den_value = den.const_value
     if den_value == 0:
         raise ZeroDivisionError(f"dimension expression {num} // 0")
+    if num.const_value == 0:
+        return num  # `0 // d` is 0 for every d (and `0*(B//2)` keeps its facts), whatever the sign of d
     if den_value is not None:
         return _floordiv_const(num, den_value)
     divisor = _monomial(den)
