@@ -579,15 +579,18 @@ class TyrPlugin(Plugin):
             shapes = (var.is_inferred or bool(info.type_vars)) and mentions_shapes(var.type)
             # `self.n = x.size(1)`: mypy infers no `Literal` for an attribute from a plain `int`
             size = var.is_inferred and _types.is_int_literal(var.type)
-            assignments = sum(self_assignments(base.defn, attribute) for base in info.mro[:-1])
-            if assigned and (shapes or size) and (assignments > 1 or _types.holds_empty_tensor(var.type)):
+
+            def assigned_again() -> bool:  # walks the class's methods: asked only where it decides
+                return sum(self_assignments(base.defn, attribute) for base in info.mro[:-1]) > 1
+
+            if assigned and (shapes or size) and (_types.holds_empty_tensor(var.type) or assigned_again()):
                 handling = "unshaped"
             elif var.is_inferred and shapes and _jaxtyping_names.mentions_names(var.type):
                 handling = "one call's names"
             elif info.type_vars and shapes:
                 handling = "normalise"
             elif assigned and _plain.has_sizes(var.type):
-                handling = "reassigned" if assignments > 1 else "assigned"
+                handling = "reassigned" if assigned_again() else "assigned"
         self._attributes[key] = handling
         return handling
 

@@ -328,15 +328,28 @@ class Assignments:
 
     def __init__(self) -> None:
         self._bodies: PerNode[FuncItem | MypyFile, Body] = PerNode(Body)
+        # The innermost scope last asked about and its body: hooks run call after call in one function.
+        self._last: tuple[object, Body] | None = None
 
     def clear(self) -> None:
         self._bodies.clear()
+        self._last = None
 
     def body(self, api: TypeChecker) -> Body:
         """The body of the function being checked; a lambda's is that of the function it is in, which assigns
         what the lambda gives (`q, k = map(lambda t: rearrange(t, ...), (q, k))`)."""
-        function = next((f for f in reversed(api.scope.stack) if isinstance(f, FuncItem) and not isinstance(f, LambdaExpr)), None)
-        return self._bodies(function or api.tree)
+        stack = api.scope.stack
+        innermost = stack[-1] if stack else api.tree
+        if self._last is not None and self._last[0] is innermost:
+            return self._last[1]
+        owner: FuncItem | MypyFile = api.tree
+        for scope in reversed(stack):
+            if isinstance(scope, FuncItem) and not isinstance(scope, LambdaExpr):
+                owner = scope
+                break
+        body = self._bodies(owner)
+        self._last = (innermost, body)
+        return body
 
     def assigns(self, api: object, attribute: Context) -> bool:
         """Whether `attribute` (`m.fc`) is what an assignment of the current body assigns."""
