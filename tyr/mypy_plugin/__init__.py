@@ -72,6 +72,7 @@ from mypy.types import (
 
 from tyr.mypy_plugin import (
     _annotations,
+    _buffers,
     _builtins,
     _calls,
     _context,
@@ -394,6 +395,8 @@ class TyrPlugin(Plugin):
         owner, _, method = fullname.rpartition(".")
         if fullname == _partial_calls.PARTIAL_CALL:
             return _guarded(_partial_calls.call_hook, partial_call_callback)
+        if method == "register_buffer" and self._is_module_class(owner):  # `self.register_buffer("pe", pe)`, `pe: Tensor[T, D]`
+            return _guarded(_buffers.register_buffer_hook, _returned)
         if method == "__next__":  # `for t in ts`: the item rebinds the loop's index
             return _guarded(self._loop_index, _returned)
         if fullname in _MODULE_LIST_ITEMS:  # `block = self.blocks[0]`

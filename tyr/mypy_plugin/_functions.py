@@ -778,20 +778,29 @@ def _triplet_margin_loss(call: Call) -> Type:
 def _attention(call: Call) -> Type:
     q, k, v = call.tensor_arg("query"), call.tensor_arg("key"), call.tensor_arg("value")
     mask, has_mask = _optional(call, "attn_mask"), _given(call, "attn_mask")
-    causal = call.bool_arg("is_causal", default=False)
-    if causal and _may_be_none(call, "attn_mask"):  # torch refuses the two together only where the mask is given
-        mask, has_mask = None, False
-    try:
-        gqa = call.bool_arg("enable_gqa", default=False)
-    except NotKnown:  # `enable_gqa=h != kv`: the shape that every value torch accepts gives, if they agree
-        shapes = []
-        for choice in (False, True):
+    causal_choices, gqa_choices = _flag_choices(call, "is_causal"), _flag_choices(call, "enable_gqa")
+    shapes, errors = [], []
+    for causal in causal_choices:
+        # torch refuses a mask with `is_causal` only where the mask is given
+        given = (None, False) if causal and _may_be_none(call, "attn_mask") else (mask, has_mask)
+        for gqa in gqa_choices:
             try:
-                shapes.append(nnf.scaled_dot_product_attention(q, k, v, mask, causal, choice, has_mask=has_mask))
-            except ShapeRuleError:
-                continue
-        return call.tensor(shapes[0] if shapes and all(s == shapes[0] for s in shapes) else None)
-    return call.tensor(nnf.scaled_dot_product_attention(q, k, v, mask, causal, gqa, has_mask=has_mask))
+                shapes.append(nnf.scaled_dot_product_attention(q, k, v, given[0], causal, gqa, has_mask=given[1]))
+            except ShapeRuleError as error:
+                errors.append(error)
+    if not shapes:
+        raise errors[0]  # refused whatever the flags are
+    # A flag of unknown value (`is_causal=mask is None and t > 1`, `enable_gqa=h != kv`): the shape
+    # that every value torch accepts gives, if they agree.
+    return call.tensor(shapes[0] if all(s == shapes[0] for s in shapes) else None)
+
+
+def _flag_choices(call: Call, name: str) -> tuple[bool, ...]:
+    """The values a bool argument may have: its constant, or both where it is not constant."""
+    try:
+        return (call.bool_arg(name, default=False),)
+    except NotKnown:
+        return (False, True)
 
 
 def _dropout(call: Call) -> Type:
@@ -839,6 +848,7 @@ FUNCTIONS[_TF + "split"] = _tensors.receiver_first("split", ("tensor",))
 
 for _method in (
     "outer",
+    "ger",
     "chunk",
     "unbind",
     "matmul",

@@ -1028,13 +1028,24 @@ def _shared(old: Type, new: Type, api: TypeChecker) -> Type:
         return UnionType.make_union([_shared(item, new, api) for item in p.items])
     if not (isinstance(p, Instance) and _is_tensor(p)):
         return old
-    if not isinstance(n, Instance) or len(p.args) != len(n.args) or any(
-        isinstance(a, UnpackType) for a in (*p.args, *n.args)
-    ):
-        # Of the new value's class: a `Parameter` of unknown rank joined with a `Tensor[Any, Any]`
-        # would be dropped from the union as a subtype of it (mypy's simplification).
-        return _unknown_rank(api, n if isinstance(n, Instance) and _is_tensor(n) else p)
-    return p.copy_modified(args=[a if a == b else AnyType(TypeOfAny.special_form) for a, b in zip(p.args, n.args)])
+    if not (isinstance(n, Instance) and _is_tensor(n)):
+        return _unknown_rank(api, p)
+    # Of the class both values are: a `Parameter` on one path and a `Tensor` on the other are a
+    # `Tensor` (a `Parameter` type would refuse the plain tensor; its list would be no list of tensors).
+    base = _common_class(api, p, n)
+    if len(p.args) != len(n.args) or any(isinstance(a, UnpackType) for a in (*p.args, *n.args)):
+        return _unknown_rank(api, base)
+    return base.copy_modified(args=[a if a == b else AnyType(TypeOfAny.special_form) for a, b in zip(p.args, n.args)])
+
+
+def _common_class(api: TypeChecker, old: Instance, new: Instance) -> Instance:
+    """Of two tensor types, the one whose class the other's derives from (torch's `Tensor` for two
+    unrelated subclasses)."""
+    if new.type.has_base(old.type.fullname):
+        return old
+    if old.type.has_base(new.type.fullname):
+        return new
+    return api.named_generic_type(_names.TENSOR, list(old.args))
 
 
 def _forget_shapes(api: TypeChecker, target: NameExpr, var: Var) -> None:
