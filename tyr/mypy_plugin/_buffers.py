@@ -38,7 +38,7 @@ def register_buffer_hook(ctx: MethodContext) -> Type:
         return ctx.default_return_type
     if not (isinstance(given, Instance) and given.type.has_base(_names.TENSOR)) or is_subtype(given, declared):
         return ctx.default_return_type
-    options = ctx.api.options  # type: ignore[attr-defined]
+    options = ctx.api.options
     fail_call(
         ctx.api,
         f'register_buffer: the buffer "{name[0].value}" is declared {format_type(declared, options)}, '
