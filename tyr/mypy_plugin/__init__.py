@@ -401,6 +401,9 @@ class TyrPlugin(Plugin):
             return _guarded(self._loop_index, _returned)
         if fullname in _MODULE_LIST_ITEMS:  # `block = self.blocks[0]`
             return self._declared(_returned)
+        if fullname in _rebinding.CONTAINER_READS:  # `x = outs[-1]`: a tensor item rebinds `x`
+            settled = self._settled(_returned)
+            return lambda ctx: settled(ctx) if _rebinding.holds_tensor(ctx.default_return_type) else ctx.default_return_type
         call = self._module_call(owner) if method == "__call__" and self._is_module_class(owner) else "own"
         if method == "forward" and self._is_module_class(owner) and self._module_call(owner) == "rule":
             call = "rule"  # `self.proj.forward(x)`: a torch module's rule, as for `self.proj(x)`

@@ -634,6 +634,30 @@ def _rebinds(result: Type) -> bool:
     return isinstance(p, AnyType) or _is_tensor(p) or _is_size(p)
 
 
+def holds_tensor(result: Type) -> bool:
+    """Whether a value is a tensor or a tuple holding one: what a read of a container must settle
+    (`x = outs[-1]`, `x = cache.pop()`, `x = feats["p3"]`)."""
+    p = get_proper_type(result)
+    if isinstance(p, TupleType):
+        return any(holds_tensor(item) for item in p.items)
+    return _is_tensor(p)
+
+
+CONTAINER_READS = frozenset(
+    {
+        *(f"builtins.list.{m}" for m in ("__getitem__", "pop")),
+        *(f"builtins.dict.{m}" for m in ("__getitem__", "get", "pop")),
+        *(f"typing.{c}.__getitem__" for c in ("Sequence", "Mapping", "MutableSequence", "MutableMapping")),
+        "typing.Mapping.get",
+        "typing.MutableSequence.pop",
+        "typing.MutableMapping.pop",
+        *(f"collections.deque.{m}" for m in ("__getitem__", "pop", "popleft")),
+    }
+)
+"""Reads of a builtin container, whose item rebinds a tensor name (`x = outs[-1]`, `h = hs.pop()`): no
+other hook runs there, and mypy would meet the name's old shape with the item's unknown one."""
+
+
 def _is_int(p: ProperType) -> bool:
     """A plain `int`, as a size tyr does not know is typed (`base * m` with `m: int`)."""
     return isinstance(p, Instance) and p.type.fullname == _names.INT and p.last_known_value is None
