@@ -18,6 +18,10 @@ M = TypeVar("M")
 N = TypeVar("N")
 H = TypeVar("H")
 NW = TypeVar("NW")
+I = TypeVar("I")
+O = TypeVar("O")
+K = TypeVar("K")
+S = TypeVar("S")
 Batch = TypeVarTuple("Batch")
 
 
@@ -154,13 +158,28 @@ def test_division_is_exact() -> None:
     with raises(r"D = 10 \(from argument 'x' dimension 1\) is not a multiple of H = 4"):
         cast_heads(torch.zeros(2, 10), torch.zeros(2, 2), 4)
 
+    # A dividend with an offset states no divisibility: the concrete size is computed as Python (and
+    # torch) divide, so a stride-2 length of an odd input is no error, and a wrong one still is.
     @checked
-    def pooled(x: Tensor[B, H], y: Tensor[B, "(H - 1)//2 + 1"]) -> None:  # a stride-2 size, H even
+    def pooled(x: Tensor[B, H], y: Tensor[B, "(H - 1)//2 + 1"]) -> None:  # a stride-2 convolution's length
         pass
 
     pooled(torch.zeros(1, 8), torch.zeros(1, 4))
-    with raises(r"H = 7 .* is not a multiple of 2"):
-        pooled(torch.zeros(1, 7), torch.zeros(1, 4))
+    pooled(torch.zeros(1, 7), torch.zeros(1, 4))
+    with raises(r"\(H - 1\)//2 \+ 1\) has size 3, but \(H - 1\)//2 \+ 1 = 4"):
+        pooled(torch.zeros(1, 7), torch.zeros(1, 3))
+
+    @checked
+    class Down(nn.Module, Generic[I, O, K, S]):  # an odd kernel with stride 2 (K is no multiple of S)
+        def __init__(self, i: Dim[I], o: Dim[O], k: Dim[K], s: Dim[S]) -> None:
+            super().__init__()
+            self.conv = nn.Conv1d(i, o, k, stride=s, padding=1)
+
+        def forward(self, x: Tensor[B, I, H]) -> Tensor[B, O, "(H+2-K)//S+1"]:
+            return self.conv(x)
+
+    assert Down(4, 8, 3, 2)(torch.zeros(2, 4, 8)).shape == (2, 8, 4)
+    assert Down(4, 8, 3, 2)(torch.zeros(2, 4, 7)).shape == (2, 8, 4)
 
 
 @checked

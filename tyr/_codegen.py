@@ -36,7 +36,7 @@ from tyr._errors import ShapeError
 from tyr._interpret import check_arguments, check_result, integral, record_class_dims
 from tyr._jaxtyping import expression_names, python_expression
 from tyr._plan import Plan
-from tyr._symbolic import Expr, const, division_facts, sym
+from tyr._symbolic import Expr, const, divides_as_written, division_facts, sym
 
 
 class Unsupported(Exception):
@@ -107,11 +107,7 @@ class _Emitter:
                 if not unknown:
                     self.pending.remove(item)
                     progress = True
-                    conditions = [f"{value} != {dim.expr.to_python(self._py_names(dim.expr))}"]
-                    for name, divisor in division_facts(dim.expr):  # §6: a divided size is a multiple
-                        by = divisor.to_python(self._py_names(divisor))
-                        conditions.append(f"({by}) > 0 and {self.var(name)} % ({by})")
-                    self.emit(f"if {' or '.join(conditions)}: raise {self.fail}")
+                    self.emit(f"if {' or '.join(self._computed_differs(dim, value))}: raise {self.fail}")
                     continue
                 solution = _linear_split(dim.expr, unknown)
                 if solution is None:
@@ -128,6 +124,18 @@ class _Emitter:
         if final and self.pending:
             # Whether these resolve depends on the values (0*B is 0 for any B): leave them to the reference.
             raise Unsupported("a computed size that no argument determines")
+
+    def _computed_differs(self, dim: Computed, value: str) -> list[str]:
+        """Conditions under which a computed size, every symbol bound, is not `value`.  A text that
+        divides a symbol as written (`"D//4"`) states that the division is exact (§6): checked too.
+        Any other (`"(H+2-K)//S+1"`) is computed as Python divides, as `as_written` does."""
+        if not divides_as_written(dim.text) and expression_names(dim.text) <= self.bound:
+            return [f"{value} != ({python_expression(dim.text, {n: self.var(n) for n in expression_names(dim.text)})})"]
+        conditions = [f"{value} != {dim.expr.to_python(self._py_names(dim.expr))}"]
+        for name, divisor in division_facts(dim.expr):  # §6: a divided size is a multiple
+            by = divisor.to_python(self._py_names(divisor))
+            conditions.append(f"({by}) > 0 and {self.var(name)} % ({by})")
+        return conditions
 
     def _py_names(self, expr: Expr) -> dict[str, str]:
         return {n: self.var(n) for n in expr.symbols}

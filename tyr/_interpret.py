@@ -31,7 +31,7 @@ from tyr._annotations import (
 from tyr._errors import ShapeError
 from tyr._jaxtyping import evaluate
 from tyr._plan import Plan
-from tyr._symbolic import NO_SOLUTION, Expr, const, division_facts, solve_for
+from tyr._symbolic import NO_SOLUTION, Expr, as_written, const, divides_as_written, division_facts, solve_for
 
 
 def integral(value: object) -> bool:
@@ -118,6 +118,9 @@ class Binding:
                     self.pending.remove(item)
                     progress = True
                     self._check_divisible(item)
+                    # Concrete sizes divide exactly as Python does (§6): `(H+2-K)//S+1` with an odd
+                    # kernel is the size torch computes, not the normal form's.
+                    value = as_written(item.dim.text, self.sizes, value)
                     if value != item.size:
                         raise ShapeError(
                             f"{self.plan.function}() {item.place} ({item.dim.text}) has size {item.size}, "
@@ -152,7 +155,11 @@ class Binding:
             self.pending.clear()
 
     def _check_divisible(self, item: _Pending) -> None:
-        """A computed dim is exact only where each symbol it divides is a multiple of the divisor (§6)."""
+        """A computed dim is exact only where each symbol it divides is a multiple of the divisor (§6).
+        Checked where a symbol is divided as written (`"D//4"`, `"(B*T)//W"`): a dividend with an
+        offset (`"(H+2-K)//S+1"`, a strided convolution's length) is computed as Python divides."""
+        if not divides_as_written(item.dim.text):
+            return
         for name, divisor in division_facts(item.dim.expr):
             by = divisor.evaluate(self.sizes)
             size = self.sizes.get(name)
@@ -361,3 +368,4 @@ def record_class_dims(binding: Binding, instance: object) -> None:
     dims = {n: binding.sizes[n] for n in binding.plan.class_dims if n in binding.sizes}
     if dims:
         instance.__dict__["__tyr_dims__"] = dims
+

@@ -304,10 +304,15 @@ class Binder:
     def _tensor_shape(self, a: Type) -> MaybeShape | _NotATensor:
         a = get_proper_type(a)
         if isinstance(a, UnionType):
-            # an Optional tensor binds as its tensor; several tensors as the shape they share
-            tensors = [item for item in a.items if is_tensor_instance(get_proper_type(item))]
+            # an Optional tensor binds as its tensor; several tensors as the shape they share; with
+            # `Any` among them (`x = block(x)` through an untyped callee, in a loop or a branch) the
+            # shape is unknown: the old shape is only one path's
+            items = [get_proper_type(item) for item in a.items]
+            tensors = [item for item in items if is_tensor_instance(item)]
             if not tensors:
                 return _NOT_A_TENSOR
+            if any(isinstance(item, AnyType) for item in items):
+                return None
             a = get_proper_type(UnionType.make_union(tensors))
         try:
             return self.scope.tensor_shape(a)
