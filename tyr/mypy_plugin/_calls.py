@@ -566,7 +566,8 @@ def _late_bound(signature: CallableType) -> list[TypeVarLikeType]:
         return []
     listed = {v.id for v in signature.variables}
     found: list[TypeVarLikeType] = []
-    for t in signature.arg_types:
+    # (one only the result mentions, `-> Tensor[B, "E//2"]`, is bound to nothing: unknown, never the callee's `E`)
+    for t in (*signature.arg_types, signature.ret_type):
         for var_id, var in shape_variables(t).items():
             if var_id not in listed and var_id.namespace == definition.fullname and var_id.raw_id < 0:
                 listed.add(var_id)
