@@ -1840,10 +1840,17 @@ def rebind(g: Gen, bad: bool) -> Emit:
             [Out(a.name, shape_a), Out(b.name, shape_b)],
             detail="tuple assignment",
         )
-    if r < 0.7:
+    if r < 0.6:
         a = g.tensor(kind="any")
         b = g.tensor(lambda t: t.name != a.name, kind="any")
         return Emit([f"{b.name} = {a.name}"], [Out(b.name, a.shape)], detail="name from another name")
+    if r < 0.75:
+        # An item read from a container: of a shaped list its shape, of a list of bare tensors unknown
+        # (never the name's old shape, which mypy would meet with the item's unknown one).
+        a = g.tensor(kind="any")
+        b = g.tensor(lambda t: t.name != a.name, kind="any")
+        read = g.rng.choice([f"[{a.name}][0]", f"[{a.name}].pop()", f'{{"k": {a.name}}}["k"]', f"list[torch.Tensor]([{a.name}])[-1]"])
+        return Emit([f"{b.name} = {read}"], [Out(b.name, a.shape)], detail="item of a container")
     x = g.tensor(kind="any")
     text, shape = _reshaped(g, x)
     return Emit(
