@@ -1062,6 +1062,12 @@ def _shared(old: Type, new: Type, api: TypeChecker) -> Type:
     return base.copy_modified(args=[a if a == b else AnyType(TypeOfAny.special_form) for a, b in zip(p.args, n.args)])
 
 
+def _as_torch_tensor(tensor: Instance) -> Instance:
+    """A tensor type as torch's own `Tensor` of the same shape (its class's base in every build)."""
+    base = next((info for info in tensor.type.mro if info.fullname == _names.TENSOR), None)
+    return Instance(base, list(tensor.args)) if base is not None and base is not tensor.type else tensor
+
+
 def _common_class(api: TypeChecker, old: Instance, new: Instance) -> Instance:
     """Of two tensor types, the one whose class the other's derives from (torch's `Tensor` for two
     unrelated subclasses)."""
@@ -1069,7 +1075,7 @@ def _common_class(api: TypeChecker, old: Instance, new: Instance) -> Instance:
         return old
     if old.type.has_base(new.type.fullname):
         return new
-    return api.named_generic_type(_names.TENSOR, list(old.args))
+    return _as_torch_tensor(old)
 
 
 def _forget_shapes(api: TypeChecker, target: NameExpr, var: Var) -> None:
@@ -1111,6 +1117,10 @@ def _loosened(api: TypeChecker, var: Var, result: Type) -> Type | None:
     tensors = [item for item in items if _is_tensor(item)]
     stale = _partly_unknown(result) and any(_stale(item, result) for item in tensors)
     loose = _unknown_sizes(api, result)
+    if any(isinstance(p := get_proper_type(item), Instance) and p.type != loose.type for item in tensors):
+        # Of the class every value is: a name that held a `Tensor` and is rebound to a `Parameter` (on
+        # one path, `w = rearrange(self.w, ...)` as einops types it) is declared a `Tensor`.
+        loose = _as_torch_tensor(loose)
     if not stale and not any(_is_unknown_sizes(item) and item != loose for item in tensors):
         return None
     if _has_variadic(result):

@@ -22,3 +22,14 @@ def same_rank(flag: bool) -> None:
         u = nn.Parameter(torch.zeros(3, 5))
     reveal_type(u)  # N: Revealed type is "torch.nn.parameter.Parameter[Literal[3], Literal[5]] | torch._tensor.Tensor[Literal[3], Any]"
     torch.stack([u])
+
+
+def parameter_viewed_in_a_branch(w: nn.Parameter, flag: bool) -> None:
+    v = torch.zeros(2, 3)
+    if flag:
+        v = w.view(2, 3)
+    reveal_type(v)  # N: Revealed type is "torch._tensor.Tensor[Literal[2], Literal[3]]"
+    u = torch.zeros(3, 4)
+    if flag:
+        u = nn.Parameter(torch.zeros(5))  # another rank, on one path: declared a Tensor, not a Parameter
+    torch.stack([u])
