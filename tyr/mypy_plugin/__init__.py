@@ -325,6 +325,16 @@ class TyrPlugin(Plugin):
             return self._unknown_result(self._callee(fullname))  # `x = helper(x)`: a tensor of unknown shape, rebinding `x`
         return self._settled(_guarded(_calls.call_hook, _returned, pending=self._pending, lookup=self.lookup_info))
 
+    def _container_read(self) -> Callable[[MethodContext], Type]:
+        """A read of a builtin container: settled (`_settled`) where the item holds a tensor, and only there
+        (most reads are of other things, and pay one check)."""
+        settled: Callable[[MethodContext], Type] = self._settled(_returned)
+
+        def run(ctx: MethodContext) -> Type:
+            return settled(ctx) if _rebinding.holds_tensor(ctx.default_return_type) else ctx.default_return_type
+
+        return run
+
     def _declared(self, hook: Callable[[_Settled], Type]) -> Callable[[_Settled], Type]:
         """`hook`, then: a local first assigned its result, and assigned again, is declared as torch types
         the result (`_declared`)."""
@@ -402,8 +412,7 @@ class TyrPlugin(Plugin):
         if fullname in _MODULE_LIST_ITEMS:  # `block = self.blocks[0]`
             return self._declared(_returned)
         if fullname in _rebinding.CONTAINER_READS:  # `x = outs[-1]`: a tensor item rebinds `x`
-            settled = self._settled(_returned)
-            return lambda ctx: settled(ctx) if _rebinding.holds_tensor(ctx.default_return_type) else ctx.default_return_type
+            return self._container_read()
         call = self._module_call(owner) if method == "__call__" and self._is_module_class(owner) else "own"
         if method == "forward" and self._is_module_class(owner) and self._module_call(owner) == "rule":
             call = "rule"  # `self.proj.forward(x)`: a torch module's rule, as for `self.proj(x)`
