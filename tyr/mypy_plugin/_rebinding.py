@@ -752,7 +752,9 @@ def _settle(api: TypeChecker, body: Body, target: Target, result: Type, *, join:
         # a loop's index): mypy would meet the tensors of the declared type with it, and a tensor of
         # unknown rank would read as of their rank, and as this value's sizes on the next pass of a
         # loop.  Declared of unknown rank, the name reads as what was assigned.
-        loose = _tensors_replaced(_members(loose), _unknown_rank(api, value))
+        declared_classes = {p.type for p in map(get_proper_type, _members(var.type)) if isinstance(p, Instance) and _is_tensor(p)}
+        shared_class = value if declared_classes <= {value.type} else _as_torch_tensor(value)  # a `Tensor` where one path held one
+        loose = _tensors_replaced(_members(loose), _unknown_rank(api, shared_class))
     # Where the value is a proper subtype of the rewritten type, mypy does not widen that by
     # the value and checks the assignment against the name's type before the rewrite: rewrite
     # only where that check holds.

@@ -33,3 +33,14 @@ def parameter_viewed_in_a_branch(w: nn.Parameter, flag: bool) -> None:
     if flag:
         u = nn.Parameter(torch.zeros(5))  # another rank, on one path: declared a Tensor, not a Parameter
     torch.stack([u])
+
+
+def register_tokens(p: nn.Parameter, batch: int, flag: bool) -> torch.Tensor:
+    """vit-pytorch's VAT: a name first given a plain tensor through another name (no hook runs there),
+    then on one path a `Parameter` (einops types `repeat` of a parameter as one)."""
+    empty = torch.zeros(batch, 0, 8)
+    tokens = empty
+    if flag:
+        tokens = nn.Parameter(torch.zeros(batch, 4, 8))
+    hiddens = [tokens]
+    return torch.stack(hiddens)
