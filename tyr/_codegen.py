@@ -129,8 +129,9 @@ class _Emitter:
         """Conditions under which a computed size, every symbol bound, is not `value`.  A text that
         divides a symbol as written (`"D//4"`) states that the division is exact (§6): checked too.
         Any other (`"(H+2-K)//S+1"`) is computed as Python divides, as `as_written` does."""
-        if not divides_as_written(dim.text) and expression_names(dim.text) <= self.bound:
-            return [f"{value} != ({python_expression(dim.text, {n: self.var(n) for n in expression_names(dim.text)})})"]
+        names = expression_names(dim.text)
+        if not divides_as_written(dim.text) and names <= self.bound:
+            return [f"{value} != ({python_expression(dim.text, {n: self.var(n) for n in names})})"]
         conditions = [f"{value} != {dim.expr.to_python(self._py_names(dim.expr))}"]
         for name, divisor in division_facts(dim.expr):  # §6: a divided size is a multiple
             by = divisor.to_python(self._py_names(divisor))

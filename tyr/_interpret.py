@@ -8,7 +8,7 @@ sees anything wrong, calls back here so the error message comes from one place.
 from __future__ import annotations
 
 import operator
-
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,9 +29,9 @@ from tyr._annotations import (
     Wildcard,
 )
 from tyr._errors import ShapeError
-from tyr._jaxtyping import evaluate
+from tyr._jaxtyping import evaluate, evaluate_text
 from tyr._plan import Plan
-from tyr._symbolic import NO_SOLUTION, Expr, as_written, const, divides_as_written, division_facts, solve_for
+from tyr._symbolic import NO_SOLUTION, Expr, const, divides_as_written, division_facts, solve_for
 
 
 def integral(value: object) -> bool:
@@ -119,8 +119,10 @@ class Binding:
                     progress = True
                     self._check_divisible(item)
                     # Concrete sizes divide exactly as Python does (§6): `(H+2-K)//S+1` with an odd
-                    # kernel is the size torch computes, not the normal form's.
-                    value = as_written(item.dim.text, self.sizes, value)
+                    # kernel is the size torch computes, not the normal form's.  (A name the normal
+                    # form cancelled, `"0*B"`, may be unbound: the normal form's value stands.)
+                    with suppress(NameError):
+                        value = evaluate_text(item.dim.text, self.sizes)
                     if value != item.size:
                         raise ShapeError(
                             f"{self.plan.function}() {item.place} ({item.dim.text}) has size {item.size}, "
@@ -368,4 +370,3 @@ def record_class_dims(binding: Binding, instance: object) -> None:
     dims = {n: binding.sizes[n] for n in binding.plan.class_dims if n in binding.sizes}
     if dims:
         instance.__dict__["__tyr_dims__"] = dims
-

@@ -127,13 +127,18 @@ def _compiled(text: str) -> CodeType:
     return compile(text.strip(), f"<jaxtyping dim {text!r}>", "eval")
 
 
+def evaluate_text(text: str, sizes: Mapping[str, int]) -> Any:
+    """A dimension's text evaluated over the sizes as Python computes it (`(7 + 1)//2` is 4)."""
+    return eval(_compiled(text), dict(sizes))  # noqa: S307 - the annotation's expression, as jaxtyping runs it
+
+
 def evaluate(dim: Evaluated, sizes: Mapping[str, int], arguments: Mapping[str, Any]) -> Any:
     """An expression dim's value: `{arg}` replaced by the argument's value, then evaluated over the sizes."""
     text = dim.text
     if "{" in text:
         text = eval("f" + repr(text), dict(arguments))  # noqa: S307 - jaxtyping's own f-string dims
     try:
-        return eval(_compiled(text), dict(sizes))  # noqa: S307 - the annotation's expression, as jaxtyping runs it
+        return evaluate_text(text, sizes)
     except NameError as err:
         raise AnnotationError(
             f'cannot evaluate the dimension "{dim.text}": {err}; its names must be bound by other dimensions'

@@ -26,12 +26,11 @@ from __future__ import annotations
 
 import ast
 import math
-import operator
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Union
 
 Atom = Union[str, "FloorDiv"]
@@ -1119,36 +1118,7 @@ def _from_ast(node: ast.expr, text: str) -> Expr:
 
 # -- sizes as written ---------------------------------------------------------------------------
 
-_WRITTEN_OPERATORS = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.FloorDiv: operator.floordiv,
-    ast.Mod: operator.mod,
-}
-
-
-def as_written(text: str, sizes: dict[str, int], normal: int) -> int:
-    """The size an annotation's text gives with every symbol bound, divided as Python divides; the normal
-    form's `normal` where the text is no plain arithmetic of names and integers."""
-    try:
-        return _evaluate_written(ast.parse(text.strip(), mode="eval").body, sizes)
-    except (SyntaxError, KeyError, TypeError, ZeroDivisionError):
-        return normal
-
-
-def _evaluate_written(node: ast.expr, sizes: dict[str, int]) -> int:
-    if isinstance(node, ast.Constant) and type(node.value) is int:
-        return node.value
-    if isinstance(node, ast.Name):
-        return sizes[node.id]
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        return -_evaluate_written(node.operand, sizes)
-    if isinstance(node, ast.BinOp) and type(node.op) in _WRITTEN_OPERATORS:
-        return int(_WRITTEN_OPERATORS[type(node.op)](_evaluate_written(node.left, sizes), _evaluate_written(node.right, sizes)))
-    raise TypeError(f"not a size: {ast.dump(node)}")
-
-
+@lru_cache(maxsize=1024)
 def divides_as_written(text: str) -> bool:
     """Whether the text divides a name or a product of names as written (`D//4`, `(B*T)//W`), which
     states that the division is exact; `(H + 2 - K)//S` states nothing of the kind."""

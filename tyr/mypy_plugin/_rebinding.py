@@ -752,9 +752,7 @@ def _settle(api: TypeChecker, body: Body, target: Target, result: Type, *, join:
         # a loop's index): mypy would meet the tensors of the declared type with it, and a tensor of
         # unknown rank would read as of their rank, and as this value's sizes on the next pass of a
         # loop.  Declared of unknown rank, the name reads as what was assigned.
-        declared_classes = {p.type for p in map(get_proper_type, _members(var.type)) if isinstance(p, Instance) and _is_tensor(p)}
-        shared_class = value if declared_classes <= {value.type} else _as_torch_tensor(value)  # a `Tensor` where one path held one
-        loose = _tensors_replaced(_members(loose), _unknown_rank(api, shared_class))
+        loose = _tensors_replaced(_members(loose), _unknown_rank(api, _of_declared_class(_members(var.type), value)))
     # Where the value is a proper subtype of the rewritten type, mypy does not widen that by
     # the value and checks the assignment against the name's type before the rewrite: rewrite
     # only where that check holds.
@@ -1058,7 +1056,7 @@ def _shared(old: Type, new: Type, api: TypeChecker) -> Type:
         return _unknown_rank(api, p)
     # Of the class both values are: a `Parameter` on one path and a `Tensor` on the other are a
     # `Tensor` (a `Parameter` type would refuse the plain tensor; its list would be no list of tensors).
-    base = _common_class(api, p, n)
+    base = _common_class(p, n)
     if len(p.args) != len(n.args) or any(isinstance(a, UnpackType) for a in (*p.args, *n.args)):
         return _unknown_rank(api, base)
     return base.copy_modified(args=[a if a == b else AnyType(TypeOfAny.special_form) for a, b in zip(p.args, n.args)])
@@ -1070,7 +1068,15 @@ def _as_torch_tensor(tensor: Instance) -> Instance:
     return Instance(base, list(tensor.args)) if base is not None and base is not tensor.type else tensor
 
 
-def _common_class(api: TypeChecker, old: Instance, new: Instance) -> Instance:
+def _of_declared_class(declared: list[Type], value: Instance) -> Instance:
+    """`value`, as torch's `Tensor` where a tensor the name is declared is of another class: a name that
+    held a `Tensor` and is rebound to a `Parameter` (on one path; `w = rearrange(self.w, ...)`, as
+    einops types it) is declared a `Tensor`, which the other path's value is too."""
+    classes = {p.type for p in map(get_proper_type, declared) if isinstance(p, Instance) and _is_tensor(p)}
+    return value if classes <= {value.type} else _as_torch_tensor(value)
+
+
+def _common_class(old: Instance, new: Instance) -> Instance:
     """Of two tensor types, the one whose class the other's derives from (torch's `Tensor` for two
     unrelated subclasses)."""
     if new.type.has_base(old.type.fullname):
@@ -1118,11 +1124,7 @@ def _loosened(api: TypeChecker, var: Var, result: Type) -> Type | None:
     items = _members(var.type)
     tensors = [item for item in items if _is_tensor(item)]
     stale = _partly_unknown(result) and any(_stale(item, result) for item in tensors)
-    loose = _unknown_sizes(api, result)
-    if any(isinstance(p := get_proper_type(item), Instance) and p.type != loose.type for item in tensors):
-        # Of the class every value is: a name that held a `Tensor` and is rebound to a `Parameter` (on
-        # one path, `w = rearrange(self.w, ...)` as einops types it) is declared a `Tensor`.
-        loose = _as_torch_tensor(loose)
+    loose = _of_declared_class(tensors, _unknown_sizes(api, result))
     if not stale and not any(_is_unknown_sizes(item) and item != loose for item in tensors):
         return None
     if _has_variadic(result):
