@@ -493,6 +493,15 @@ def _divide_term(mono: Monomial, coeff: int, divisor: tuple[Counter[Atom], int])
     return tuple(sorted(have.elements(), key=_atom_key)), coeff // d_coeff
 
 
+def divides_symbolic_terms(divisor: Expr, e: Expr) -> bool:
+    """Whether `divisor` (a positive product of symbols, or a positive constant) divides every term of `e`
+    that has a symbol in it, as polynomials: `2*P - 3` by 2, `-P` by `P`; not `-K` by 2."""
+    found = _positive_monomial(divisor)
+    if found is None:
+        return False
+    return all(_divide_term(mono, coeff, found) is not None for mono, coeff in e.terms if mono)
+
+
 def _substitute(e: Expr, values: Mapping[str, Expr]) -> Expr:
     """`e` with symbols replaced, renormalised without the division rule."""
     if not (e.symbols & values.keys()):

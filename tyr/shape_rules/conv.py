@@ -23,6 +23,7 @@ from tyr.shape_rules.core import (
     const_of,
     differ,
     divide_size,
+    divide_with_offset,
     lower_bound,
     min_rank,
     rank,
@@ -92,10 +93,9 @@ def conv_output_size(size: Size, kernel: Size, stride: Stride, padding: Stride, 
     """`(size + 2*padding - dilation*(kernel - 1) - 1) // stride + 1`, the length a convolution leaves."""
     if size is None or kernel is None:
         return None
-    offset = 2 * padding - dilation * (kernel - 1) - 1
-    if isinstance(stride, Expr):  # a patch embedding: kernel and stride P, `(I - P)//P + 1` is `I//P`
-        return (size + offset) // stride + 1
-    return divide_size(size, offset, stride) + 1
+    # a patch embedding, kernel and stride P: `(I - P)//P + 1` is `I//P`; a kernel K with stride 2 unknown
+    out = divide_with_offset(size, 2 * padding - dilation * (kernel - 1) - 1, stride)
+    return None if out is None else out + 1
 
 
 def _positive(size: Size) -> bool | None:
@@ -372,9 +372,8 @@ def pool_output_size(
     if isinstance(extent, Expr) or isinstance(stride, Expr):
         if ceil_mode:
             return None
-        if isinstance(stride, Expr):
-            return (size + 2 * padding - extent) // stride + 1
-        return divide_size(size, 2 * padding - extent, stride) + 1
+        out = divide_with_offset(size, 2 * padding - extent, stride)
+        return None if out is None else out + 1
     if not ceil_mode:
         return divide_size(size, 2 * padding - extent, stride) + 1
     out = divide_size(size, 2 * padding - extent + stride - 1, stride) + 1
@@ -841,7 +840,10 @@ def _scaled(size: Size, factor: float) -> Size:
     if float(factor).is_integer():
         return size * int(factor)
     # A dyadic factor (0.5, 1.5, 0.25) is exact in floating point: floor(L * m / 2**k) is (m*L) // 2**k.
+    # That is `L//2**k` at every `L` for m = 1; otherwise a division left in it (`3*(L//2)` for 1.5)
+    # holds only where `L` is a multiple of 2**k, of which scaling says nothing: unknown.
     num, den = float(factor).as_integer_ratio()
     if den & (den - 1) == 0 and den <= 1 << 10:
-        return (size * num) // den
+        scaled = (size * num) // den
+        return scaled if num == 1 or not scaled.has_division else None
     return None

@@ -15,14 +15,13 @@ as mypy treats distinct type variables.  An unknown size never causes an error.
 
 from __future__ import annotations
 
-import math
-
 import enum
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Union
 
-from tyr._symbolic import Expr, FloorDiv, const, sizes_differ, sizes_equal, without_divisions
+from tyr._symbolic import Expr, FloorDiv, const, divides_symbolic_terms, sizes_differ, sizes_equal, without_divisions
 
 Size = Union[Expr, None]
 """A dimension's size: a normal-form expression, or None when unknown."""
@@ -208,6 +207,25 @@ def divide_size(size: Expr, offset: Expr | int, divisor: int) -> Expr:
     if not one_product or value is None or divisor <= 0:
         return (size + offset) // divisor
     return size // divisor + value // divisor
+
+
+def divide_with_offset(size: Expr, offset: Expr | int, divisor: Expr | int) -> Size:
+    """`(size + offset) // divisor` where the offset is no size being divided: a kernel, a padding or
+    a start (`(H - K)//2` of a stride-2 convolution with kernel `K`, `x[k::2]`).
+
+    Nothing says such a symbol is a multiple of the divisor (a kernel is usually odd), so the
+    division rule may not make it one: the result is unknown (None) unless the divisor divides
+    each of the offset's terms with a symbol (`2*P - 3` by 2; `-P` by a stride `P`, a patch
+    embedding's `(I - P)//P`, which is `I//P`).
+    """
+    off, div = as_size(offset), as_size(divisor)
+    assert off is not None and div is not None
+    if not divides_symbolic_terms(div, off):
+        return None
+    value = div.const_value
+    if value is not None:
+        return divide_size(size, off, value)
+    return (size + off) // div
 
 
 def product(sizes: Sequence[Size]) -> Size:

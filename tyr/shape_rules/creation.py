@@ -17,6 +17,7 @@ from tyr.shape_rules.core import (
     as_size,
     const_of,
     divide_size,
+    divide_with_offset,
     lower_bound,
     min_rank,
     same,
@@ -83,7 +84,7 @@ def arange(start: Number, end: Number | None = None, step: Number = 1) -> MaybeS
     start, end = (a, b) if s_value > 0 else (b, a)
     if start.const_value is not None:  # arange(0, hd, 2): hd divided by 2
         return (divide_size(end, step_size - 1 - start.const_value, step_size),)
-    return ((oriented + step_size - 1) // step_size,)
+    return (divide_with_offset(end, step_size - 1 - start, step_size),)  # `arange(k, n, 2)`: `k` may be odd
 
 
 def _checked_count(start: float, end: float, step: float) -> Size:

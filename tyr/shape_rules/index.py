@@ -25,18 +25,19 @@ from typing import Literal, Union
 from tyr._symbolic import Expr, const
 from tyr.shape_rules.broadcast import broadcast_shapes, broadcasts_to
 from tyr.shape_rules.core import (
+    UNKNOWN,
     MaybeShape,
     Shape,
     ShapeRuleError,
     Size,
     SizeArg,
-    UNKNOWN,
     Unknown,
     Variadic,
     as_size,
     const_of,
     differ,
     divide_size,
+    divide_with_offset,
     has_elements,
     lower_bound,
     min_rank,
@@ -504,7 +505,7 @@ def slice_length(size: Size, item: slice) -> Size:
     step_value, lo_value = step.const_value, lo.const_value
     if step_value is not None and lo_value is not None:
         return divide_size(hi, step_value - 1 - lo_value, step_value)  # a step divides the dim
-    return (span + step - 1) // step
+    return divide_with_offset(hi, step - 1 - lo, step)  # `x[k::2]`: a start `k` is no multiple of 2
 
 
 def unravel_index(indices: MaybeShape, shape: Sequence[SizeArg]) -> tuple[MaybeShape, ...]:

@@ -22,6 +22,7 @@ from tyr.shape_rules.core import (
     const_of,
     differ,
     distinct_positions,
+    divide_with_offset,
     has_elements,
     locate,
     lower_bound,
@@ -386,7 +387,8 @@ def unfold(shape: MaybeShape, dim: int, size: SizeArg, step: SizeArg) -> MaybeSh
         if _negative(n - window):
             raise ShapeRuleError(f"{op}: windows of {show(window)} do not fit in dimension {dim} of size {show(n)}")
         if stride is not None:
-            count = (n - window) // stride + 1
+            count = divide_with_offset(n, -window, stride)  # windows `P` every `P`: `N//P`; of `K` every 2: unknown
+            count = None if count is None else count + 1
     return (*shape[:pos], count, *shape[pos + 1 :], window)
 
 

@@ -26,8 +26,8 @@ def pools(img: Tensor[B, 3, H, W], v: Tensor[1, 3, T]) -> None:
     reveal_type(nn.AdaptiveMaxPool2d((None, 1))(img))  # N: Revealed type is "torch._tensor.Tensor[B, Literal[3], H, Literal[1]]"
     reveal_type(F.avg_pool2d(img, img.shape[2:]))  # N: Revealed type is "torch._tensor.Tensor[B, Literal[3], Literal[1], Literal[1]]"
     reveal_type(nn.MaxPool2d((img.shape[2], img.shape[3]))(img))  # N: Revealed type is "torch._tensor.Tensor[B, Literal[3], Literal[1], Literal[1]]"
-    F.avg_pool1d(v, v.shape[-1] + 1)  # E: avg_pool1d: spatial dim 0 of the input (T) leaves an output of size 0; too small  [tyr-shape]
-    nn.MaxPool1d(v.shape[-1] + 1)(v)  # E: max_pool1d: spatial dim 0 of the input (T) leaves an output of size 0; too small (in MaxPool1d[T + 1, None, 0, 1, False, False])  [tyr-shape]
+    F.avg_pool1d(v, v.shape[-1] + 1)  # E: avg_pool1d: spatial dim 0 of the input (T, padded by 0 on each side) is shorter than the pooling window (T + 1); the output would be empty  [tyr-shape]
+    nn.MaxPool1d(v.shape[-1] + 1)(v)  # E: max_pool1d: spatial dim 0 of the input (T, padded by 0 on each side) is shorter than the pooling window (T + 1); the output would be empty (in MaxPool1d[T + 1, None, 0, 1, False, False])  [tyr-shape]
 
 
 def depthwise(c: Tensor[B, D, T]) -> None:
