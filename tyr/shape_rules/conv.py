@@ -89,9 +89,24 @@ def _known_negative(e: Expr) -> bool:
     return value is not None and value < 0
 
 
+def _divided(item: Stride) -> bool:
+    """Whether a padding or dilation is a division of sizes (`k // 2`, `(k - 1) // 2` of a kernel `k: Dim[K]`).
+
+    Its normal form takes `K` even (SHAPES.md §6), so `2*(K//2) - K` cancels to 0 and a "same"
+    convolution would read `H + 1`; that idiom is written for odd kernels, where torch gives `H`.
+    The size it leaves is unknown."""
+    return isinstance(item, Expr) and (item.has_division or bool(item.facts))
+
+
+def _divided_apart(amount: Expr, size: Expr) -> bool:
+    """A pad that is a division of other sizes than the padded one's (`k // 2` of a kernel `k`, padding
+    `H` on both sides): `2*(K//2)` reads `K`, one more than torch's at the odd kernels it is for."""
+    return _divided(amount) and not amount.symbols <= size.symbols
+
+
 def conv_output_size(size: Size, kernel: Size, stride: Stride, padding: Stride, dilation: Stride) -> Size:
     """`(size + 2*padding - dilation*(kernel - 1) - 1) // stride + 1`, the length a convolution leaves."""
-    if size is None or kernel is None:
+    if size is None or kernel is None or _divided(padding) or _divided(dilation):
         return None
     # a patch embedding, kernel and stride P: `(I - P)//P + 1` is `I//P`; a kernel K with stride 2 unknown
     out = divide_with_offset(size, 2 * padding - dilation * (kernel - 1) - 1, stride)
@@ -341,7 +356,8 @@ def conv_transpose_nd(
     for i, (size, k) in enumerate(zip(spatial, kernel)):
         stride_i, pad, extra_i, dilation_i = strides[i], pads[i], extra[i], dilations[i]
         if (size is None or k is None or isinstance(stride_i, Unknown) or isinstance(pad, Unknown)
-                or isinstance(extra_i, Unknown) or isinstance(dilation_i, Unknown)):
+                or isinstance(extra_i, Unknown) or isinstance(dilation_i, Unknown) or _divided(pad)
+                or _divided(dilation_i)):
             out.append(None)
             continue
         length = (size - 1) * stride_i - 2 * pad + dilation_i * (k - 1) + extra_i + 1
@@ -752,7 +768,7 @@ def pad(shape: MaybeShape, pad: Sequence[SizeArg], mode: str = "constant") -> Ma
         size = shape[pos]
         assert not isinstance(size, Variadic)
         before, after = amounts[2 * i], amounts[2 * i + 1]
-        if size is None or before is None or after is None:
+        if size is None or before is None or after is None or _divided_apart(before, size) or _divided_apart(after, size):
             out[pos] = None
             continue
         new = size + before + after

@@ -8,6 +8,7 @@ from typing import TypeVar, reveal_type
 
 import torch
 import torch.nn.functional as F
+from torch import nn
 
 from tyr import Dim, Tensor
 
@@ -41,3 +42,13 @@ def starts(x: Tensor[B, H], k: Dim[K]) -> None:
 def scaled(x: Tensor[B, C, H]) -> None:
     reveal_type(F.interpolate(x, scale_factor=0.5))  # N: Revealed type is "torch._tensor.Tensor[B, C, tyr._static.DimExpr[Literal['H//2'], H]]"
     reveal_type(F.interpolate(x, scale_factor=1.5))  # N: Revealed type is "torch._tensor.Tensor[B, C, Any]"
+
+
+def same_padding(x: Tensor[B, C, H], c: Dim[C], k: Dim[K]) -> None:
+    """`padding=k // 2` is written for odd kernels (torch keeps `H`); read with `K` even, `2*(K//2) - K`
+    would cancel to 0 and give `H + 1`: a padding (or pad) that divides a kernel leaves the size unknown."""
+    reveal_type(nn.Conv1d(c, c, k, padding=k // 2)(x))  # N: Revealed type is "torch._tensor.Tensor[B, C, Any]"
+    reveal_type(nn.Conv1d(c, c, k, padding=(k - 1) // 2)(x))  # N: Revealed type is "torch._tensor.Tensor[B, C, Any]"
+    reveal_type(nn.ConvTranspose1d(c, c, k, padding=k // 2)(x))  # N: Revealed type is "torch._tensor.Tensor[B, C, Any]"
+    reveal_type(F.pad(x, (k // 2, k // 2)))  # N: Revealed type is "torch._tensor.Tensor[B, C, Any]"
+    reveal_type(nn.Conv1d(c, c, 3, padding=1)(x))  # N: Revealed type is "torch._tensor.Tensor[B, C, H]"
