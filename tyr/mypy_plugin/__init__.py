@@ -62,6 +62,7 @@ from mypy.plugin import (
 )
 from mypy.types import (
     AnyType,
+    CallableType,
     FunctionLike,
     Instance,
     Type,
@@ -417,8 +418,8 @@ class TyrPlugin(Plugin):
         if method == "forward" and self._is_module_class(owner) and self._module_call(owner) == "rule":
             call = "rule"  # `self.proj.forward(x)`: a torch module's rule, as for `self.proj(x)`
         if call != "own":
-            if call is None:
-                return self._settled(_returned)  # torch's `Any`: `x = layer(x)` rebinds `x` to an unknown shape
+            if call is None:  # torch's `Any` (in code with shapes, forward's `Tensor`): `x = layer(x)` rebinds `x`
+                return self._settled(partial(_modules.declared_forward_result, forward=self._forward_result(owner)))
             return self._settled(_guarded(_modules.call_hook, _returned, pending=self._pending, lookup=self.lookup_info))
         if self._is_tensor_class(owner):
             if method in _tensors.METHODS:
@@ -426,8 +427,8 @@ class TyrPlugin(Plugin):
             return self._unknown_result(self._method(owner, method))  # no shape rule: a tensor result is of unknown shape
         if fullname in _tensors.SCALAR_COMPARISONS:
             return _guarded(_tensors.scalar_comparison_hook, _returned, lookup=self.lookup_info)
-        if fullname == _dims.FLOAT_POWER:
-            return _guarded(_dims.float_power_hook, _returned, lookup=self.lookup_info)
+        if fullname in _dims.FLOAT_POWERS:
+            return _guarded(_dims.float_power_hook, _returned, method=method, lookup=self.lookup_info)
         if owner in (_names.INT, _names.DIM) and method in _dims.OPERATORS:
             hook = self._settled(_guarded(_dims.arithmetic_hook, _returned, method=method, lookup=self.lookup_info))
             return partial(_on_size, hook)
@@ -512,6 +513,14 @@ class TyrPlugin(Plugin):
             return kind
         forward = info.get("forward")
         return kind if forward is not None and self._callee_has_sizes(forward.node) else None
+
+    def _forward_result(self, owner: str) -> Type | None:
+        """What a module class's `forward` declares it returns (None for an overloaded or untyped one)."""
+        info = self.lookup_info(owner)
+        found = info.get("forward") if info is not None else None
+        node = found.node if found is not None else None
+        declared = node.var.type if isinstance(node, Decorator) else node.type if isinstance(node, FuncDef) else None
+        return declared.ret_type if isinstance(declared, CallableType) else None
 
     # -- attributes -----------------------------------------------------------------------------
 

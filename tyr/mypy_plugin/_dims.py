@@ -21,10 +21,11 @@ from __future__ import annotations
 
 from mypy.nodes import ARG_POS
 from mypy.plugin import FunctionContext, MethodContext
-from mypy.types import Instance, LiteralType, Type, TypeVarType, get_proper_type
+from mypy.types import AnyType, Instance, LiteralType, Type, TypeVarType, get_proper_type
 
 from tyr._symbolic import Expr, const
 from tyr.mypy_plugin import _names
+from tyr.mypy_plugin._rebinding import in_code_with_shapes
 from tyr.mypy_plugin._types import Lookup, Scope
 from tyr.shape_rules.core import lower_bound
 
@@ -43,8 +44,9 @@ OPERATORS = frozenset(
     }
 )
 
-FLOAT_POWER = "builtins.float.__rpow__"
-"""`d ** 0.5`: int's `__pow__` takes no float, so mypy types the power by float's `__rpow__`."""
+FLOAT_POWERS = frozenset({"builtins.float.__rpow__", "builtins.float.__pow__"})
+"""`d ** 0.5`: int's `__pow__` takes no float, so mypy types the power by float's `__rpow__`; `x ** 0.5`
+of a float `x` by float's `__pow__`."""
 
 _MAX_POWER = 8  # `d ** k` is the product of k factors; a larger k is left to mypy
 
@@ -113,12 +115,21 @@ def _apply(method: str, a: Expr, b: Expr) -> Expr | None:
     return None
 
 
-def float_power_hook(ctx: MethodContext, lookup: Lookup) -> Type:
-    """`d ** -0.5` for a `Dim` `d`: a `float` (the base is a size, never negative), where typeshed says `Any`."""
-    base = get_proper_type(_only_argument(ctx))
-    if not (isinstance(base, Instance) and base.type.fullname == _names.DIM):
+def float_power_hook(ctx: MethodContext, method: str, lookup: Lookup) -> Type:
+    """`d ** -0.5`: a `float` where typeshed says `Any` (a negative base gives a complex), for a base that is
+    a size (`Dim`) or a positive literal, and in code with shapes (`in_code_with_shapes`) for any `int` or
+    `float` base: there `self.scale = head_dim ** -0.5` is a head's scale, and `Any` would leave every tensor
+    multiplied by it unchecked (`attn * self.scale` is `Any`)."""
+    base = get_proper_type(ctx.type if method == "__pow__" else _only_argument(ctx))
+    if not isinstance(base, Instance) or not isinstance(get_proper_type(ctx.default_return_type), AnyType):
         return ctx.default_return_type
-    return Scope(lookup).instance(_names.FLOAT)
+    known = base.last_known_value
+    sized = base.type.fullname == _names.DIM or (
+        base.type.fullname in (_names.INT, _names.FLOAT)
+        and (isinstance(known, LiteralType) and isinstance(known.value, (int, float)) and known.value > 0
+             or in_code_with_shapes(ctx.api))
+    )
+    return Scope(lookup).instance(_names.FLOAT) if sized else ctx.default_return_type
 
 
 def _result(scope: Scope, value: Expr, dim: bool, default: Type) -> Type:

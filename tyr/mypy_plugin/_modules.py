@@ -407,6 +407,17 @@ def call_kind(info: TypeInfo) -> str | None:
     return None if owner.module_name.startswith("torch") else "forward"
 
 
+def declared_forward_result(ctx: MethodContext, forward: Type | None) -> Type:
+    """`block(x)` of a user's module whose `forward` writes no sizes: torch types the call `Any`, and keeps it
+    so in code without shapes (adopting tyr changes no type there).  In code with shapes it is the tensor
+    `forward` declares (`-> Tensor`), of unknown shape, so that what follows is checked (`self.fc(y)` is
+    `Linear`'s rule, not `Any`); its arguments stay unchecked, as torch's `__call__` leaves them."""
+    declared = get_proper_type(forward) if forward is not None else None
+    if isinstance(declared, Instance) and declared.type.fullname == _names.TENSOR and in_code_with_shapes(ctx.api):
+        return declared
+    return ctx.default_return_type
+
+
 def _is_users(info: TypeInfo) -> bool:
     owner = _forward_owner(info)
     return owner is not None and not owner.module_name.startswith("torch")

@@ -19,7 +19,9 @@ def powers(d: Dim[D], p: Dim[P], n: int) -> None:
     reveal_type(d**-0.5)  # N: Revealed type is "float"
     reveal_type(d**0.5)  # N: Revealed type is "float"
     reveal_type(d**-1)  # N: Revealed type is "float"
-    reveal_type(n**0.5)  # N: Revealed type is "Any"  # a plain int may be negative: typeshed's Any stands
+    # a plain int may be negative (a complex power): typeshed says Any, but in code with shapes it is a
+    # float, so that `attn * scale` keeps its shape (`tests/mypy_corpus/idioms/attention_scale_power.py`)
+    reveal_type(n**0.5)  # N: Revealed type is "float"
 
 
 def scaled(q: Tensor[B, D], d: Dim[D]) -> Tensor[B, D]:

@@ -87,4 +87,4 @@ class ViT(nn.Module):
 
 
 model = ViT(patch=16, num_patches=196, num_classes=10, dim=512, depth=6)
-reveal_type(model(torch.randn(2, 3, 224, 224)))  # N: Revealed type is "Any"
+reveal_type(model(torch.randn(2, 3, 224, 224)))  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]]"
