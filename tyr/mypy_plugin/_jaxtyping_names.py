@@ -41,7 +41,7 @@ from mypy.types import (
 )
 
 from tyr.mypy_plugin import _names
-from tyr.mypy_plugin._types import UNKNOWN, Lookup, Scope, normalise, shape_variables, unknown_rank
+from tyr.mypy_plugin._types import UNKNOWN, Lookup, Scope, normalise, shape_variables
 
 _PREFIX = "<jaxtyping>."  # the full name of every size variable made here
 
@@ -123,7 +123,17 @@ def signature_variables(signature: CallableType) -> list[TypeVarLikeType]:
 
 
 def listed(signature: CallableType) -> CallableType:
-    """The signature with its jaxtyping size variables among its type variables, to be freshened with them."""
+    """The signature with its jaxtyping size variables among its type variables, to be freshened with them.
+
+    A name only the return value has (`-> Float[Tensor, "b h s d"]` of `x: Float[Tensor, "b kv s d"]`)
+    is bound by what the function returns, as jaxtyping binds it when it checks the return value:
+    any size, so it is unknown there (`if n_rep == 1: return x` is no error)."""
+    given: dict[TypeVarId, TypeVarLikeType] = {}
+    for t in signature.arg_types:
+        given.update(shape_variables(t))
+    free = {var.id for var in shape_variables(signature.ret_type).values() if var.fullname.startswith(_PREFIX)} - given.keys()
+    if free:
+        signature = signature.copy_modified(ret_type=signature.ret_type.accept(_Forget(only=free)))
     extra = [var for var in signature_variables(signature) if var not in signature.variables]
     return signature.copy_modified(variables=[*signature.variables, *extra]) if extra else signature
 
@@ -193,21 +203,26 @@ def attribute_hook(ctx: AttributeContext, lookup: Lookup) -> Type:
     same identities), so such an attribute keeps its fixed sizes only.
     """
     scope = Scope(lookup)
-    return normalise(ctx.default_attr_type.accept(_Forget(scope)), scope)
+    return normalise(ctx.default_attr_type.accept(_Forget()), scope)
 
 
 class _Forget(TypeTranslator):
-    def __init__(self, scope: Scope) -> None:
+    """Every size variable of jaxtyping's names made unknown, or those of `only`."""
+
+    def __init__(self, only: set[TypeVarId] | None = None) -> None:
         super().__init__()
-        self.scope = scope
+        self.only = only
+
+    def _forgets(self, var: TypeVarLikeType) -> bool:
+        return var.fullname.startswith(_PREFIX) and (self.only is None or var.id in self.only)
 
     def visit_type_var(self, t: TypeVarType, /) -> Type:
-        return UNKNOWN if t.fullname.startswith(_PREFIX) else t
+        return UNKNOWN if self._forgets(t) else t
 
     def visit_unpack_type(self, t: UnpackType, /) -> Type:
         inner = get_proper_type(t.type)
-        if isinstance(inner, TypeVarTupleType) and inner.fullname.startswith(_PREFIX):
-            return unknown_rank(self.scope)
+        if isinstance(inner, TypeVarTupleType) and self._forgets(inner):
+            return UnpackType(inner.tuple_fallback.copy_modified(args=[UNKNOWN]))  # `*tuple[Any, ...]`
         return super().visit_unpack_type(t)
 
     def visit_type_alias_type(self, t: TypeAliasType, /) -> Type:
