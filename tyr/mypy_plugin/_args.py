@@ -35,6 +35,7 @@ from mypy.nodes import (
     StrExpr,
     TupleExpr,
     UnaryExpr,
+    Var,
 )
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext
 from mypy.subtypes import is_subtype
@@ -253,7 +254,7 @@ class Call:
         """The sizes in a tuple or list argument (`(2, 3)`, `x.shape`, `[b, t]`); None if not a fixed sequence."""
         t = get_proper_type(actual.type)
         if isinstance(t, TupleType):
-            return [self.scope.size_of(item) for item in t.items]
+            return None if _declared_one_int(actual.expr, t) else [self.scope.size_of(item) for item in t.items]
         return self._sequence(actual.expr)
 
     def _sequence(self, expr: Expression) -> list[Size] | None:
@@ -261,7 +262,7 @@ class Call:
         joined and repeated (`[1] * 2 + [n - 2]`, `[-1] * x.dim()`) with a count that is a constant."""
         t = get_proper_type(self.type_of(expr)) if not isinstance(expr, (TupleExpr, ListExpr)) else None
         if isinstance(t, TupleType):
-            return [self.scope.size_of(item) for item in t.items]
+            return None if _declared_one_int(expr, t) else [self.scope.size_of(item) for item in t.items]
         if isinstance(expr, (TupleExpr, ListExpr)):
             out: list[Size] = []
             for item in expr.items:
@@ -509,6 +510,16 @@ def literal_int(expr: Expression) -> Size:
     if isinstance(expr, UnaryExpr) and expr.op == "-" and isinstance(expr.expr, IntExpr):
         return const(-expr.expr.value)
     return None
+
+
+def _declared_one_int(expr: Expression, t: TupleType) -> bool:
+    """A name declared `tuple[int]` (`patch_size: Tuple[int] = (1, 2, 2)`): the classic way of writing
+    `tuple[int, ...]`, which mypy holds to one item but the code may well not.  Its number of sizes is
+    unknown: counted as one, `w.view(-1, 1, *patch_size)` would be 3-d where torch's is 5-d."""
+    if len(t.items) != 1 or not isinstance(expr, RefExpr) or not isinstance(expr.node, Var) or expr.node.is_inferred:
+        return False
+    item = get_proper_type(t.items[0])
+    return isinstance(item, Instance) and item.type.fullname == _names.INT and item.last_known_value is None
 
 
 def _is_starred(expr: Expression) -> bool:

@@ -36,9 +36,12 @@ def read_displays_first(file: MypyFile) -> None:
     for stmt in every_statement(file.defs):
         if isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1:
             if _reads_an_earlier_target(stmt.lvalues[0], stmt.rvalue):
+                assert isinstance(stmt.rvalue, TupleExpr)
                 whole = IndexExpr(stmt.rvalue, SliceExpr(None, None, None))
-                whole.set_line(stmt.rvalue)
-                whole.index.set_line(stmt.rvalue)
+                # mypy reports an item that does not fit its target at the whole value's line: the first
+                # item's, where it reports the first such item of a display written over several lines
+                whole.set_line(stmt.rvalue.items[0])
+                whole.index.set_line(stmt.rvalue.items[0])
                 stmt.rvalue = whole
 
 
