@@ -1229,6 +1229,9 @@ def conv(g: Gen, bad: bool) -> Emit:
         if options:
             groups = g.rng.choice(options)
     o = g.new_size(symbolic=0.4) * groups if groups > 1 else g.new_size(symbolic=0.4)
+    odd = [s for s in g.symbols if g.values[s] % 2 == 1 and 1 < g.values[s] <= min(g.val(e) for e in x.shape[-spatial:])]
+    if not bad and groups == 1 and odd and g.rng.random() < 0.2:
+        return conv_dim_kernel(g, x, spatial, o, sym(g.rng.choice(odd)))
     k = g.rng.choice([1, 3, 3, 5])
     stride = g.rng.choice([1, 1, 2])
     dilation = g.rng.choice([1, 1, 1, 2])
@@ -1274,6 +1277,24 @@ def conv(g: Gen, bad: bool) -> Emit:
         wbig = g.randn((o, cin, *([const(big)] * spatial)))
         return mistake(g, expr, f"{fn}({x.name}, {wbig}{bias}{tail})", f"{fn} kernel larger than the input")
     return emit1(g, x, expr, (*x.shape[:-spatial - 1], o, *outs), detail=f"{fn} {' '.join(opts)}")
+
+
+def conv_dim_kernel(g: Gen, x: TVal, spatial: int, o: Expr, k: Expr) -> Emit:
+    """A kernel that is a size (`k: Dim[K]`, odd where it runs) with the "same" padding `k // 2`, or a
+    stride of 2: SHAPES.md §6 makes the sizes a stride divides multiples of it, never the kernel, so a
+    size that would take `K` even (`H + 1`, `H//2 - K//2 + 1`) is wrong here; the model leaves the
+    spatial sizes to torch."""
+    c = x.shape[-spatial - 1]
+    stride = g.rng.choice([1, 1, 2])
+    kernel = g.size(k)
+    padding = f"({kernel}) // 2" if stride == 1 or g.rng.random() < 0.5 else "0"
+    extra = (", stride=2" if stride == 2 else "") + f", padding={padding}"
+    n = "2d" if spatial == 2 else "1d"
+    if g.rng.random() < 0.5:
+        expr = f"nn.Conv{n}({g.size(c)}, {g.size(o)}, {kernel}{extra})({x.name})"
+    else:
+        expr = f"F.conv{n}({x.name}, {g.randn((o, c, *([k] * spatial)))}{extra})"
+    return emit1(g, x, expr, (*x.shape[:-spatial - 1], o, *([None] * spatial)), detail=f"conv{n} kernel {k} stride {stride}")
 
 
 def pool(g: Gen, bad: bool) -> Emit:
