@@ -407,7 +407,7 @@ class TyrPlugin(Plugin):
         if fullname == _partial_calls.PARTIAL_CALL:
             return _guarded(_partial_calls.call_hook, partial_call_callback)
         if method == "register_buffer" and self._is_module_class(owner):  # `self.register_buffer("pe", pe)`, `pe: Tensor[T, D]`
-            return _guarded(_buffers.register_buffer_hook, _returned)
+            return _guarded(_buffers.register_buffer_hook, _returned, lookup=self.lookup_info)
         if method == "__next__":  # `for t in ts`: the item rebinds the loop's index
             return _guarded(self._loop_index, _returned)
         if fullname in _MODULE_LIST_ITEMS:  # `block = self.blocks[0]`
@@ -418,9 +418,11 @@ class TyrPlugin(Plugin):
         if method == "forward" and self._is_module_class(owner) and self._module_call(owner) == "rule":
             call = "rule"  # `self.proj.forward(x)`: a torch module's rule, as for `self.proj(x)`
         if call != "own":
+            forward = self._forward_result(owner)
             if call is None:  # torch's `Any` (in code with shapes, forward's `Tensor`): `x = layer(x)` rebinds `x`
-                return self._settled(partial(_modules.declared_forward_result, forward=self._forward_result(owner)))
-            return self._settled(_guarded(_modules.call_hook, _returned, pending=self._pending, lookup=self.lookup_info))
+                return self._settled(partial(_modules.declared_forward_result, forward=forward, lookup=self.lookup_info))
+            hook = _guarded(_modules.call_hook, _returned, forward=forward, pending=self._pending, lookup=self.lookup_info)
+            return self._settled(hook)
         if self._is_tensor_class(owner):
             if method in _tensors.METHODS:
                 return self._settled(_guarded(_TENSOR_METHOD_HOOK, _returned, method=method, lookup=self.lookup_info))

@@ -16,14 +16,16 @@ from mypy.maptype import map_instance_to_supertype
 from mypy.messages import format_type
 from mypy.nodes import Expression, StrExpr, Var
 from mypy.plugin import MethodContext
-from mypy.subtypes import is_subtype
 from mypy.types import Instance, Type, get_proper_type
 
+from tyr._symbolic import Expr
 from tyr.mypy_plugin import _errors, _names
 from tyr.mypy_plugin._trials import fail_call
+from tyr.mypy_plugin._types import Lookup, Scope
+from tyr.shape_rules.core import differ, variadic_index
 
 
-def register_buffer_hook(ctx: MethodContext) -> Type:
+def register_buffer_hook(ctx: MethodContext, lookup: Lookup) -> Type:
     name, value = _argument(ctx, "name"), _argument(ctx, "tensor")
     receiver = get_proper_type(ctx.type)
     if name is None or value is None or not isinstance(name[0], StrExpr) or not isinstance(receiver, Instance):
@@ -36,7 +38,7 @@ def register_buffer_hook(ctx: MethodContext) -> Type:
     given = get_proper_type(value[1])
     if not (isinstance(declared, Instance) and declared.type.has_base(_names.TENSOR)):
         return ctx.default_return_type
-    if not (isinstance(given, Instance) and given.type.has_base(_names.TENSOR)) or is_subtype(given, declared):
+    if not (isinstance(given, Instance) and given.type.has_base(_names.TENSOR)) or not _differ(given, declared, lookup):
         return ctx.default_return_type
     options = ctx.api.options
     fail_call(
@@ -47,6 +49,16 @@ def register_buffer_hook(ctx: MethodContext) -> Type:
         _errors.SHAPE,
     )
     return ctx.default_return_type
+
+
+def _differ(given: Type, declared: Type, lookup: Lookup) -> bool:
+    """Whether two tensor types' shapes provably differ: a rank, or a size (compared as sizes are, SHAPES.md §6:
+    `(D//H + 1)//2` of `arange(0, d // h, 2)` is the `D//(2*H)` declared)."""
+    scope = Scope(lookup)
+    a, b = scope.tensor_shape(given), scope.tensor_shape(declared)
+    if a is None or b is None or variadic_index(a) is not None or variadic_index(b) is not None:
+        return False
+    return len(a) != len(b) or any(isinstance(x, Expr) and isinstance(y, Expr) and differ(x, y) for x, y in zip(a, b))
 
 
 def _argument(ctx: MethodContext, parameter: str) -> tuple[Expression, Type] | None:

@@ -30,3 +30,20 @@ class FastAttention(nn.Module, Generic[J, E]):
 
     def forward(self, x: Tensor[T, E]) -> Tensor[T, J]:
         return x @ self.projection_matrix.T
+
+
+D = TypeVar("D")
+H = TypeVar("H")
+
+
+class Rotary(nn.Module, Generic[D, H]):
+    """Sizes are compared as sizes (SHAPES.md §6), not as the text they print as: `arange(0, d // h, 2)`
+    is `(D//H + 1)//2` long, which is the `D//(2*H)` declared where `D` is a multiple of `2*H`."""
+
+    inv_freq: Tensor["D//(2*H)"]
+
+    def __init__(self, d: Dim[D], h: Dim[H]) -> None:
+        super().__init__()
+        head = d // h
+        self.register_buffer("inv_freq", 1.0 / (10000 ** (torch.arange(0, head, 2).float() / head)), persistent=False)
+        self.register_buffer("inv_freq", torch.arange(0, head, 1).float())  # E: register_buffer: the buffer "inv_freq" is declared "Tensor[DimExpr[Literal['D//(2*H)'], D, H]]", but the tensor given is "Tensor[DimExpr[Literal['D//H'], D, H]]"  [tyr-shape]

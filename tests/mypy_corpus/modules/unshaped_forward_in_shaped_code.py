@@ -46,3 +46,12 @@ class Block(nn.Module, Generic[D]):
         self.fc(y).view(b, n, d) + x  # E: view: shape [B, N, D] has B*D*N elements but the tensor (B, N, 2*D) has 2*B*D*N  [tyr-shape]
         reveal_type(self.pair(x))  # N: Revealed type is "Any"
         return self.norm(None) + x  # (unchecked, as torch's `__call__` leaves it)
+
+
+def unknown_input(x: torch.Tensor, d: Dim[D]) -> None:
+    """A torch module given a tensor of unknown shape: its result is a tensor of unknown shape (torch's
+    `Any` only in code without shapes), so a view that states its sizes is checked after it."""
+    fc = nn.Linear(d, 2 * d)
+    y = fc(x)
+    reveal_type(y)  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]]"
+    reveal_type(y.view(-1, 2 * d))  # N: Revealed type is "torch._tensor.Tensor[Any, tyr._static.DimExpr[Literal['2*D'], D]]"

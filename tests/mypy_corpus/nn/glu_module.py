@@ -20,7 +20,7 @@ def run(x: Tensor[B, 12, 8], y: Tensor[B, "2*D"], z: Tensor[B, "D+1"], odd: Tens
     reveal_type(nn.GLU(0)(x))  # N: Revealed type is "torch._tensor.Tensor[tyr._static.DimExpr[Literal['B//2'], B], Literal[12], Literal[8]]"
     reveal_type(nn.GLU()(z))  # N: Revealed type is "torch._tensor.Tensor[B, tyr._static.DimExpr[Literal['D//2 + 1'], D]]"
     reveal_type(F.glu(z, dim=1))  # N: Revealed type is "torch._tensor.Tensor[B, tyr._static.DimExpr[Literal['D//2 + 1'], D]]"
-    reveal_type(nn.GLU(d)(x))  # N: Revealed type is "Any"
+    reveal_type(nn.GLU(d)(x))  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]]"
     reveal_type(nn.Sequential(nn.Linear(8, 16), nn.GLU())(x))  # N: Revealed type is "torch._tensor.Tensor[B, Literal[12], Literal[8]]"
     nn.GLU()(torch.zeros(4, 5))  # E: glu: dimension -1 must have an even size to halve, not 5 (in GLU[-1])  [tyr-shape]
     nn.GLU(0)(torch.zeros(3, 6))  # E: glu: dimension 0 must have an even size to halve, not 3 (in GLU[0])  [tyr-shape]

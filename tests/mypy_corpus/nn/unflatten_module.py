@@ -22,8 +22,8 @@ def run(x: Tensor[B, 12, 8], y: Tensor[B, "H*D"], e: Tensor[B, D], h: Dim[H], d:
     reveal_type(nn.Unflatten(1, (h, d))(y))  # N: Revealed type is "torch._tensor.Tensor[B, H, D]"
     reveal_type(nn.Unflatten(1, (h, -1))(y))  # N: Revealed type is "torch._tensor.Tensor[B, H, D]"
     reveal_type(nn.Unflatten(1, (n, 4))(x))  # N: Revealed type is "torch._tensor.Tensor[B, Any, Literal[4], Literal[8]]"
-    reveal_type(nn.Unflatten(1, sizes)(x))  # N: Revealed type is "Any"
-    reveal_type(nn.Unflatten(n, (3, 4))(x))  # N: Revealed type is "Any"
+    reveal_type(nn.Unflatten(1, sizes)(x))  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]]"
+    reveal_type(nn.Unflatten(n, (3, 4))(x))  # N: Revealed type is "torch._tensor.Tensor[*tuple[Any, ...]]"
     reveal_type(nn.Sequential(nn.Flatten(), nn.Unflatten(1, (8, 12)))(x))  # N: Revealed type is "torch._tensor.Tensor[B, Literal[8], Literal[12]]"
     nn.Unflatten(1, (n, 5))(x)  # a size of unknown value: nothing to check
     nn.Unflatten(1, (5, -1))(x)  # E: unflatten: shape [5, -1] does not divide the 12 elements of dimension 1 (12) (in Unflatten[1, (5, -1)])  [tyr-shape]
