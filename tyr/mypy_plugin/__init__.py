@@ -430,7 +430,8 @@ class TyrPlugin(Plugin):
         if fullname in _tensors.SCALAR_COMPARISONS:
             return _guarded(_tensors.scalar_comparison_hook, _returned, lookup=self.lookup_info)
         if fullname in _dims.FLOAT_POWERS:
-            return _guarded(_dims.float_power_hook, _returned, method=method, lookup=self.lookup_info)
+            hook = partial(_dims.float_power_hook, assignments=self._assignments)
+            return _guarded(hook, _returned, method=method, lookup=self.lookup_info)
         if owner in (_names.INT, _names.DIM) and method in _dims.OPERATORS:
             hook = self._settled(_guarded(_dims.arithmetic_hook, _returned, method=method, lookup=self.lookup_info))
             return partial(_on_size, hook)

@@ -19,13 +19,15 @@ is; they never fail on `Dim`s of different sizes.
 
 from __future__ import annotations
 
-from mypy.nodes import ARG_POS
+from mypy.checker import TypeChecker
+from mypy.nodes import ARG_POS, NameExpr, Var
 from mypy.plugin import FunctionContext, MethodContext
 from mypy.types import AnyType, Instance, LiteralType, Type, TypeVarType, get_proper_type
 
 from tyr._symbolic import Expr, const
 from tyr.mypy_plugin import _names
-from tyr.mypy_plugin._rebinding import in_code_with_shapes
+from tyr.mypy_plugin._rebinding import Assignments, in_code_with_shapes
+from tyr.mypy_plugin._statements import self_assignments
 from tyr.mypy_plugin._types import Lookup, Scope
 from tyr.shape_rules.core import lower_bound
 
@@ -115,11 +117,13 @@ def _apply(method: str, a: Expr, b: Expr) -> Expr | None:
     return None
 
 
-def float_power_hook(ctx: MethodContext, method: str, lookup: Lookup) -> Type:
+def float_power_hook(ctx: MethodContext, method: str, lookup: Lookup, assignments: Assignments) -> Type:
     """`d ** -0.5`: a `float` where typeshed says `Any` (a negative base gives a complex), for a base that is
     a size (`Dim`) or a positive literal, and in code with shapes (`in_code_with_shapes`) for any `int` or
     `float` base: there `self.scale = head_dim ** -0.5` is a head's scale, and `Any` would leave every tensor
-    multiplied by it unchecked (`attn * self.scale` is `Any`)."""
+    multiplied by it unchecked (`attn * self.scale` is `Any`).  Not where it is assigned to a name or
+    attribute that is assigned again (`self.scale = nn.Parameter(torch.tensor(self.scale))`): a `float`
+    there would be an error for the later value that `Any` never gave."""
     base = get_proper_type(ctx.type if method == "__pow__" else _only_argument(ctx))
     if not isinstance(base, Instance) or not isinstance(get_proper_type(ctx.default_return_type), AnyType):
         return ctx.default_return_type
@@ -127,9 +131,24 @@ def float_power_hook(ctx: MethodContext, method: str, lookup: Lookup) -> Type:
     sized = base.type.fullname == _names.DIM or (
         base.type.fullname in (_names.INT, _names.FLOAT)
         and (isinstance(known, LiteralType) and isinstance(known.value, (int, float)) and known.value > 0
-             or in_code_with_shapes(ctx.api))
+             or in_code_with_shapes(ctx.api) and not _assigned_again(ctx, assignments))
     )
     return Scope(lookup).instance(_names.FLOAT) if sized else ctx.default_return_type
+
+
+def _assigned_again(ctx: MethodContext, assignments: Assignments) -> bool:
+    """Whether the power is the value of an assignment to a local or a `self` attribute assigned elsewhere too."""
+    api = ctx.api
+    if not isinstance(api, TypeChecker):
+        return False
+    body = assignments.body(api)
+    target = body.targets.get(id(ctx.context))
+    if isinstance(target, NameExpr):
+        var = target.node
+        return isinstance(var, Var) and body.assigned.get(id(var), 0) > 1
+    attribute = body.attribute_values.get(id(ctx.context))
+    info = api.scope.enclosing_class()
+    return attribute is not None and info is not None and sum(self_assignments(b.defn, attribute.name) for b in info.mro[:-1]) > 1
 
 
 def _result(scope: Scope, value: Expr, dim: bool, default: Type) -> Type:

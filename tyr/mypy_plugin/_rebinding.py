@@ -144,6 +144,7 @@ class Body:
         # declared there is what the paths that skip the block read
         self.jumping_aside: set[int] = set()
         self.attributes: set[int] = set()  # the ids of the attributes assigned (`self.fc = ...`, `m.fc = ...`)
+        self.attribute_values: dict[int, MemberExpr] = {}  # the id of a value assigned to an attribute: the attribute
         statements = owner.body.body if isinstance(owner, FuncItem) else owner.defs
         for stmt, jumps_after, conditional in placed(statements):
             if isinstance(stmt, AssignmentStmt) and len(stmt.lvalues) == 1 and stmt.type is None:
@@ -201,6 +202,7 @@ class Body:
                     self.picked[id(base)] = index
         elif isinstance(target, MemberExpr):
             self.attributes.add(id(target))
+            self.attribute_values[id(value)] = target
         elif isinstance(target, (TupleExpr, ListExpr)) and not any(isinstance(t, StarExpr) for t in target.items):
             if isinstance(value, (TupleExpr, ListExpr)):  # `q, k = f(q), g(k)`: mypy assigns item by item
                 if len(value.items) == len(target.items) and not any(isinstance(v, StarExpr) for v in value.items):

@@ -5,6 +5,7 @@ everything after the scaling unchecked.  In a module annotated with shapes the p
 
 from typing import Generic, TypeVar, reveal_type
 
+import torch
 from torch import nn
 
 from tyr import Dim, Tensor
@@ -32,3 +33,20 @@ def powers(head_dim: int, temperature: float, d: Dim[D]) -> None:
     reveal_type(temperature ** 0.5)  # N: Revealed type is "float"
     reveal_type(d ** -0.5)  # N: Revealed type is "float"
     reveal_type(2 ** head_dim)  # N: Revealed type is "Any"
+
+
+class LearnableScale(nn.Module):
+    """A name or attribute assigned again keeps typeshed's `Any` for the power: a `float` would make the
+    later value (a learnable scale) an error that plain mypy never gave."""
+
+    def __init__(self, head_dim: int, learnable: bool) -> None:
+        super().__init__()
+        self.scale = head_dim ** -0.5
+        if learnable:
+            self.scale = nn.Parameter(torch.tensor(self.scale))
+
+    def forward(self, x: Tensor[B, N]) -> Tensor[B, N]:
+        reveal_type(self.scale)  # N: Revealed type is "Any"
+        scale = x.shape[-1] ** -0.5
+        scale = torch.tensor(scale)
+        return x * scale
