@@ -437,7 +437,8 @@ class TyrPlugin(Plugin):
             return partial(_on_size, hook)
         mutation = _plain.mutation_kind(self.lookup_info(owner) if " " not in owner else None, method, fullname)
         if mutation is not None:
-            return _guarded(_plain.mutation_hook, _returned, kind=mutation, method=method, lookup=self.lookup_info)
+            hook = partial(_plain.mutation_hook, assignments=self._assignments)
+            return _guarded(hook, _returned, kind=mutation, method=method, lookup=self.lookup_info)
         if _top_level(fullname) in _NO_SHAPES:
             return None
         if not self._method_has_sizes(owner, method):

@@ -41,6 +41,7 @@ from mypy.nodes import (
     IndexExpr,
     ListExpr,
     MemberExpr,
+    NameExpr,
     OperatorAssignmentStmt,
     OpExpr,
     RefExpr,
@@ -68,7 +69,7 @@ from mypy.types import (
 )
 
 from tyr.mypy_plugin import _names
-from tyr.mypy_plugin._rebinding import Assignments, hold_on_skipped_paths
+from tyr.mypy_plugin._rebinding import Assignments, Body, hold_on_skipped_paths
 from tyr.mypy_plugin._types import Lookup, Scope, is_int_literal, mentions_shapes
 
 # The torch modules whose classes tyr's stubs make generic (typed_stubs/torch-stubs); torch's
@@ -294,7 +295,7 @@ class _AnySizes(TypeTranslator):
         return get_proper_type(t).accept(self)
 
 
-def mutation_hook(ctx: MethodContext, kind: str, method: str, lookup: Lookup) -> Type:
+def mutation_hook(ctx: MethodContext, kind: str, method: str, lookup: Lookup, assignments: Assignments) -> Type:
     """After `blocks.append(nn.Linear(8, 2))` on a `list[Linear[4, 8]]`, the list is a
     `list[Linear[Any, Any]]`: its elements' types join to unknown sizes (SHAPES.md §6).
 
@@ -331,7 +332,7 @@ def mutation_hook(ctx: MethodContext, kind: str, method: str, lookup: Lookup) ->
         args = list(receiver.args)
         args[mutation.element] = joined
         changed = receiver.copy_modified(args=args)
-    _retype(ctx, changed)
+    _retype(ctx, changed, assignments)
     if method == "__iadd__":
         # `outs += [y]`: mypy holds the result against the name's type as it was before the call
         # (`_retype` has given the name the joined type already)
@@ -392,8 +393,9 @@ def _any_like(arg: Type) -> Type:
     return _ANY
 
 
-def _retype(ctx: MethodContext | AttributeContext, changed: Instance) -> None:
-    """Give the variable or attribute the mutated container is read from the type `changed`."""
+def _retype(ctx: MethodContext | AttributeContext, changed: Instance, assignments: Assignments | None = None) -> None:
+    """Give the variable or attribute the mutated container is read from the type `changed`, and the locals
+    that hold the same container (`alias = seq`, or `seq = alias`, in the same body: `assignments`)."""
     api = ctx.api
     receiver = _receiver_expr(ctx.context)
     if not isinstance(api, TypeChecker) or not isinstance(receiver, RefExpr):
@@ -403,6 +405,30 @@ def _retype(ctx: MethodContext | AttributeContext, changed: Instance) -> None:
         owner = get_proper_type(api.lookup_type_or_none(receiver.expr))
         found = owner.type.get(receiver.name) if isinstance(owner, Instance) else None
         var = found.node if found is not None else None
+    _put(api, receiver, var, changed)
+    if assignments is not None and isinstance(receiver, NameExpr) and isinstance(var, Var):
+        for alias in _aliases(assignments.body(api), var):
+            name = NameExpr(alias.name)
+            name.node = alias
+            _put(api, name, alias, changed)
+
+
+def _aliases(body: Body, var: Var) -> list[Var]:
+    """The locals a body assigns `var` to, or assigns to `var`, and theirs in turn (`a = seq; b = a`)."""
+    found: dict[int, Var] = {}
+    todo = [var]
+    while todo:
+        current = todo.pop()
+        linked = [n.node for n in body.aliases.get(id(current), []) if isinstance(n.node, Var)]
+        for other in [*linked, *body.sources.get(id(current), [])]:
+            if other is not var and id(other) not in found:
+                found[id(other)] = other
+                todo.append(other)
+    return list(found.values())
+
+
+def _put(api: TypeChecker, receiver: RefExpr, var: object, changed: Instance) -> None:
+    """Declare `var` (the variable `receiver` reads, if inferred) and narrow `receiver` to `changed`."""
     if isinstance(var, Var) and var.is_inferred and not var.is_final and var.type is not None:
         if isinstance(get_proper_type(var.type), Instance):
             var.type = changed
