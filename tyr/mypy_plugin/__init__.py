@@ -173,6 +173,7 @@ class TyrPlugin(Plugin):
         self._assignments.clear()
         _dtypes.HAS_WALRUS.clear()
         _REMAINDERS.clear()
+        _rebinding.WITH_SHAPES.clear()
         _STATED_FACTS.clear()
         self._module_classes.clear()
         self._jaxtyping.clear()

@@ -313,9 +313,20 @@ def in_code_with_shapes(api: CheckerPluginInterface) -> bool:
     if api.options.export_types:
         return True
     function = api.scope.current_function()
-    if function is not None and _signature_has_shapes(function):
-        return True
-    return imports_tyr(api.tree) if function is not None else imports_shapes(api.tree)
+    where: FuncItem | MypyFile = function if function is not None else api.tree
+    known = WITH_SHAPES.get(id(where))
+    if known is not None and known[0] is where:
+        return known[1]
+    if function is not None:
+        answer = _signature_has_shapes(function) or imports_tyr(api.tree)
+    else:
+        answer = imports_shapes(api.tree)
+    WITH_SHAPES[id(where)] = (where, answer)
+    return answer
+
+
+WITH_SHAPES: dict[int, tuple[object, bool]] = {}
+"""`in_code_with_shapes` by function (or module top level): asked at every module call and float power."""
 
 
 def _signature_has_shapes(function: FuncItem) -> bool:
