@@ -105,7 +105,7 @@ from tyr.mypy_plugin import (
 )
 from tyr._symbolic import SizeTooLarge
 from tyr.mypy_plugin._args import NotKnown
-from tyr.mypy_plugin._statements import self_assignments
+from tyr.mypy_plugin._statements import assigned_again
 from tyr.mypy_plugin._types import mentions_shapes
 
 # Callees from these packages never have shaped signatures (torch's are handled by name).
@@ -173,7 +173,7 @@ class TyrPlugin(Plugin):
         self._assignments.clear()
         _dtypes.HAS_WALRUS.clear()
         _REMAINDERS.clear()
-        _rebinding.WITH_SHAPES.clear()
+        _rebinding.forget_code_with_shapes()
         _STATED_FACTS.clear()
         self._module_classes.clear()
         self._jaxtyping.clear()
@@ -419,10 +419,10 @@ class TyrPlugin(Plugin):
         if method == "forward" and self._is_module_class(owner) and self._module_call(owner) == "rule":
             call = "rule"  # `self.proj.forward(x)`: a torch module's rule, as for `self.proj(x)`
         if call != "own":
-            forward = self._forward_result(owner)
+            tensor = self._forward_returns_tensor(owner)
             if call is None:  # torch's `Any` (in code with shapes, forward's `Tensor`): `x = layer(x)` rebinds `x`
-                return self._settled(partial(_modules.declared_forward_result, forward=forward, lookup=self.lookup_info))
-            hook = _guarded(_modules.call_hook, _returned, forward=forward, pending=self._pending, lookup=self.lookup_info)
+                return self._settled(partial(_modules.declared_forward_result, returns_tensor=tensor, lookup=self.lookup_info))
+            hook = _guarded(_modules.call_hook, _returned, returns_tensor=tensor, pending=self._pending, lookup=self.lookup_info)
             return self._settled(hook)
         if self._is_tensor_class(owner):
             if method in _tensors.METHODS:
@@ -519,13 +519,15 @@ class TyrPlugin(Plugin):
         forward = info.get("forward")
         return kind if forward is not None and self._callee_has_sizes(forward.node) else None
 
-    def _forward_result(self, owner: str) -> Type | None:
-        """What a module class's `forward` declares it returns (None for an overloaded or untyped one)."""
+    def _forward_returns_tensor(self, owner: str) -> bool:
+        """Whether a module class's `forward` is declared to return a torch `Tensor` (an overloaded or
+        untyped one is not)."""
         info = self.lookup_info(owner)
         found = info.get("forward") if info is not None else None
         node = found.node if found is not None else None
         declared = node.var.type if isinstance(node, Decorator) else node.type if isinstance(node, FuncDef) else None
-        return declared.ret_type if isinstance(declared, CallableType) else None
+        result = get_proper_type(declared.ret_type) if isinstance(declared, CallableType) else None
+        return isinstance(result, Instance) and result.type.fullname == _names.TENSOR
 
     # -- attributes -----------------------------------------------------------------------------
 
@@ -608,18 +610,15 @@ class TyrPlugin(Plugin):
             shapes = (var.is_inferred or bool(info.type_vars)) and mentions_shapes(var.type)
             # `self.n = x.size(1)`: mypy infers no `Literal` for an attribute from a plain `int`
             size = var.is_inferred and _types.is_int_literal(var.type)
-
-            def assigned_again() -> bool:  # walks the class's methods: asked only where it decides
-                return sum(self_assignments(base.defn, attribute) for base in info.mro[:-1]) > 1
-
-            if assigned and (shapes or size) and (_types.holds_empty_tensor(var.type) or assigned_again()):
+            # (`assigned_again` walks the class's methods: asked only where it decides)
+            if assigned and (shapes or size) and (_types.holds_empty_tensor(var.type) or assigned_again(info, attribute)):
                 handling = "unshaped"
             elif var.is_inferred and shapes and _jaxtyping_names.mentions_names(var.type):
                 handling = "one call's names"
             elif info.type_vars and shapes:
                 handling = "normalise"
             elif assigned and _plain.has_sizes(var.type):
-                handling = "reassigned" if assigned_again() else "assigned"
+                handling = "reassigned" if assigned_again(info, attribute) else "assigned"
         self._attributes[key] = handling
         return handling
 

@@ -512,6 +512,16 @@ def literal_int(expr: Expression) -> Size:
     return None
 
 
+def one_argument(ctx: FunctionContext | MethodContext, parameter: str) -> tuple[Expression, Type] | None:
+    """The one argument a call gives for `parameter`, with its type (None where it gives none, or several)."""
+    if parameter not in ctx.callee_arg_names:
+        return None
+    index = ctx.callee_arg_names.index(parameter)
+    if len(ctx.args[index]) != 1:
+        return None
+    return ctx.args[index][0], ctx.arg_types[index][0]
+
+
 def _declared_one_int(expr: Expression, t: TupleType) -> bool:
     """A name declared `tuple[int]` (`patch_size: Tuple[int] = (1, 2, 2)`): the classic way of writing
     `tuple[int, ...]`, which mypy holds to one item but the code may well not.  Its number of sizes is

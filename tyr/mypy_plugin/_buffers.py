@@ -14,19 +14,19 @@ from __future__ import annotations
 from mypy.expandtype import expand_type_by_instance
 from mypy.maptype import map_instance_to_supertype
 from mypy.messages import format_type
-from mypy.nodes import Expression, StrExpr, Var
+from mypy.nodes import StrExpr, Var
 from mypy.plugin import MethodContext
 from mypy.types import Instance, Type, get_proper_type
 
-from tyr._symbolic import Expr
 from tyr.mypy_plugin import _errors, _names
+from tyr.mypy_plugin._args import one_argument
 from tyr.mypy_plugin._trials import fail_call
 from tyr.mypy_plugin._types import Lookup, Scope
-from tyr.shape_rules.core import differ, variadic_index
+from tyr.shape_rules.core import same_shape
 
 
 def register_buffer_hook(ctx: MethodContext, lookup: Lookup) -> Type:
-    name, value = _argument(ctx, "name"), _argument(ctx, "tensor")
+    name, value = one_argument(ctx, "name"), one_argument(ctx, "tensor")
     receiver = get_proper_type(ctx.type)
     if name is None or value is None or not isinstance(name[0], StrExpr) or not isinstance(receiver, Instance):
         return ctx.default_return_type
@@ -56,16 +56,4 @@ def _differ(given: Type, declared: Type, lookup: Lookup) -> bool:
     `(D//H + 1)//2` of `arange(0, d // h, 2)` is the `D//(2*H)` declared)."""
     scope = Scope(lookup)
     a, b = scope.tensor_shape(given), scope.tensor_shape(declared)
-    if a is None or b is None or variadic_index(a) is not None or variadic_index(b) is not None:
-        return False
-    return len(a) != len(b) or any(isinstance(x, Expr) and isinstance(y, Expr) and differ(x, y) for x, y in zip(a, b))
-
-
-def _argument(ctx: MethodContext, parameter: str) -> tuple[Expression, Type] | None:
-    """The one argument given for `parameter`, with its type."""
-    if parameter not in ctx.callee_arg_names:
-        return None
-    index = ctx.callee_arg_names.index(parameter)
-    if len(ctx.args[index]) != 1:
-        return None
-    return ctx.args[index][0], ctx.arg_types[index][0]
+    return a is not None and b is not None and same_shape(a, b) is False

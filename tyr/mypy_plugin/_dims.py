@@ -27,7 +27,7 @@ from mypy.types import AnyType, Instance, LiteralType, Type, TypeVarType, get_pr
 from tyr._symbolic import Expr, const
 from tyr.mypy_plugin import _names
 from tyr.mypy_plugin._rebinding import Assignments, in_code_with_shapes
-from tyr.mypy_plugin._statements import self_assignments
+from tyr.mypy_plugin._statements import assigned_again
 from tyr.mypy_plugin._types import Lookup, Scope
 from tyr.shape_rules.core import lower_bound
 
@@ -131,12 +131,12 @@ def float_power_hook(ctx: MethodContext, method: str, lookup: Lookup, assignment
     sized = base.type.fullname == _names.DIM or (
         base.type.fullname in (_names.INT, _names.FLOAT)
         and (isinstance(known, LiteralType) and isinstance(known.value, (int, float)) and known.value > 0
-             or in_code_with_shapes(ctx.api) and not _assigned_again(ctx, assignments))
+             or in_code_with_shapes(ctx.api) and not _target_assigned_again(ctx, assignments))
     )
     return Scope(lookup).instance(_names.FLOAT) if sized else ctx.default_return_type
 
 
-def _assigned_again(ctx: MethodContext, assignments: Assignments) -> bool:
+def _target_assigned_again(ctx: MethodContext, assignments: Assignments) -> bool:
     """Whether the power is the value of an assignment to a local or a `self` attribute assigned elsewhere too."""
     api = ctx.api
     if not isinstance(api, TypeChecker):
@@ -148,7 +148,7 @@ def _assigned_again(ctx: MethodContext, assignments: Assignments) -> bool:
         return isinstance(var, Var) and body.assigned.get(id(var), 0) > 1
     attribute = body.attribute_values.get(id(ctx.context))
     info = api.scope.enclosing_class()
-    return attribute is not None and info is not None and sum(self_assignments(b.defn, attribute.name) for b in info.mro[:-1]) > 1
+    return attribute is not None and info is not None and assigned_again(info, attribute.name)
 
 
 def _result(scope: Scope, value: Expr, dim: bool, default: Type) -> Type:

@@ -407,16 +407,13 @@ def call_kind(info: TypeInfo) -> str | None:
     return None if owner.module_name.startswith("torch") else "forward"
 
 
-def declared_forward_result(ctx: MethodContext, forward: Type | None, lookup: Lookup) -> Type:
+def declared_forward_result(ctx: MethodContext, returns_tensor: bool, lookup: Lookup) -> Type:
     """`block(x)` where tyr knows nothing of the result's shape (a user's `forward` that writes no sizes, a
     torch module given a tensor of unknown shape): torch types the call `Any`, and so it stays in code
     without shapes (adopting tyr changes no type there).  In code with shapes it is a tensor of unknown
     shape where `forward` declares a tensor (`-> Tensor`), so that what follows is checked (`y.view(b,
     t, d)` has its sizes); the arguments stay unchecked, as torch's `__call__` leaves them."""
-    declared = get_proper_type(forward) if forward is not None else None
-    if isinstance(declared, Instance) and declared.type.fullname == _names.TENSOR and in_code_with_shapes(ctx.api):
-        return Scope(lookup).tensor_type(None)
-    return ctx.default_return_type
+    return Scope(lookup).tensor_type(None) if returns_tensor and in_code_with_shapes(ctx.api) else ctx.default_return_type
 
 
 def _is_users(info: TypeInfo) -> bool:
@@ -474,7 +471,7 @@ def _forward_has_shapes(module: Instance, default: Type) -> bool:
     return isinstance(forward, CallableType) and any(mentions_shapes(t) for t in forward.arg_types)
 
 
-def call_hook(ctx: MethodContext, forward: Type | None, pending: _calls.PendingCalls, lookup: Lookup) -> Type:
+def call_hook(ctx: MethodContext, returns_tensor: bool, pending: _calls.PendingCalls, lookup: Lookup) -> Type:
     """The result of `module(...)`: from its shape rule, or its `forward`'s shapes; when they say nothing of
     the shape, what `declared_forward_result` gives (torch's `Any` in code without shapes).
 
@@ -482,10 +479,9 @@ def call_hook(ctx: MethodContext, forward: Type | None, pending: _calls.PendingC
     shapes (`in_code_with_shapes`), so code without shapes sees what it always saw (a
     tensor there would have mypy check what the code does with it, `y.view(1, -1,
     cfg.head_size)` with an `int | None`: an error that is not tyr's to add); the call
-    itself is checked everywhere.  A user's `forward`
-    with shapes is what mypy checks the call against: its result, sizes bound or unknown,
-    is the call's (mypy's default would keep the size variables of `forward` it was not
-    told to solve).
+    itself is checked everywhere.  A user's `forward` with shapes is what mypy checks the
+    call against: its result, sizes bound or unknown, is the call's (mypy's default would
+    keep the size variables of `forward` it was not told to solve).
     """
     result = _call_result(ctx, pending, lookup)
     if _is_failed(result):
@@ -495,7 +491,7 @@ def call_hook(ctx: MethodContext, forward: Type | None, pending: _calls.PendingC
         return result
     if mentions_shapes(result) and in_code_with_shapes(ctx.api):
         return result
-    return declared_forward_result(ctx, forward, lookup)
+    return declared_forward_result(ctx, returns_tensor, lookup)
 
 
 def _call_result(ctx: MethodContext, pending: _calls.PendingCalls, lookup: Lookup) -> Type:

@@ -101,7 +101,7 @@ from mypy.types import (
 
 from tyr.mypy_plugin import _errors, _names
 from tyr.mypy_plugin._aliases import Aliases
-from tyr.mypy_plugin._args import literal_int
+from tyr.mypy_plugin._args import literal_int, one_argument
 from tyr.mypy_plugin._jaxtyping_imports import imports_shapes, imports_tyr
 from tyr.mypy_plugin._partials import forget_inferred
 from tyr.mypy_plugin._receivers import union_receiver
@@ -313,20 +313,15 @@ def in_code_with_shapes(api: CheckerPluginInterface) -> bool:
     if api.options.export_types:
         return True
     function = api.scope.current_function()
-    where: FuncItem | MypyFile = function if function is not None else api.tree
-    known = WITH_SHAPES.get(id(where))
-    if known is not None and known[0] is where:
-        return known[1]
-    if function is not None:
-        answer = _signature_has_shapes(function) or imports_tyr(api.tree)
-    else:
-        answer = imports_shapes(api.tree)
-    WITH_SHAPES[id(where)] = (where, answer)
-    return answer
+    if function is None:
+        return _IMPORTS_SHAPES(api.tree)
+    return _SIGNATURE_HAS_SHAPES(function) or _IMPORTS_TYR(api.tree)
 
 
-WITH_SHAPES: dict[int, tuple[object, bool]] = {}
-"""`in_code_with_shapes` by function (or module top level): asked at every module call and float power."""
+def forget_code_with_shapes() -> None:
+    """A new build: the answers `in_code_with_shapes` remembers (it is asked at every module call) go."""
+    for answers in (_SIGNATURE_HAS_SHAPES, _IMPORTS_TYR, _IMPORTS_SHAPES):
+        answers.clear()
 
 
 def _signature_has_shapes(function: FuncItem) -> bool:
@@ -334,6 +329,11 @@ def _signature_has_shapes(function: FuncItem) -> bool:
     if not isinstance(signature, CallableType):
         return False
     return any(mentions_shapes(t) for t in (*signature.arg_types, signature.ret_type))
+
+
+_SIGNATURE_HAS_SHAPES: PerNode[FuncItem, bool] = PerNode(_signature_has_shapes)
+_IMPORTS_TYR: PerNode[MypyFile, bool] = PerNode(imports_tyr)
+_IMPORTS_SHAPES: PerNode[MypyFile, bool] = PerNode(imports_shapes)
 
 
 class Assignments:
@@ -517,12 +517,11 @@ def _reshaped_in_place(ctx: MethodContext, api: TypeChecker, result: Type) -> No
 def _written_out(ctx: FunctionContext | MethodContext, api: TypeChecker, result: Type) -> None:
     """`torch.add(a, b, out=y)`: torch resizes `y` to the result's shape (`_changed`)."""
     call = ctx.context
-    if not isinstance(call, CallExpr) or "out" not in call.arg_names or "out" not in ctx.callee_arg_names:
+    if not isinstance(call, CallExpr) or "out" not in call.arg_names:
         return
-    formal = ctx.callee_arg_names.index("out")
-    if len(ctx.args[formal]) != 1 or len(ctx.arg_types[formal]) != 1:
-        return
-    _changed(api, call, ctx.args[formal][0], get_proper_type(ctx.arg_types[formal][0]), result)
+    out = one_argument(ctx, "out")
+    if out is not None:
+        _changed(api, call, out[0], get_proper_type(out[1]), result)
 
 
 def _data_replaced(ctx: AttributeContext, api: TypeChecker) -> None:

@@ -26,6 +26,7 @@ from mypy.nodes import (
     AssignmentStmt,
     OperatorAssignmentStmt,
     Node,
+    TypeInfo,
 )
 
 _Node = TypeVar("_Node", bound=Node)
@@ -143,6 +144,11 @@ def methods(cls: ClassDef) -> Iterator[FuncDef]:
         elif isinstance(stmt, OverloadedFuncDef):
             for item in stmt.items:
                 yield item.func if isinstance(item, Decorator) else item
+
+
+def assigned_again(info: TypeInfo, attribute: str) -> bool:
+    """Whether the methods of a class and of its bases assign `self.<attribute>` in more than one place."""
+    return sum(self_assignments(base.defn, attribute) for base in info.mro[:-1]) > 1
 
 
 def self_assignments(cls: ClassDef, attribute: str) -> int:

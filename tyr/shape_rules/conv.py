@@ -385,13 +385,11 @@ def pool_output_size(
     if size is None:
         return None
     extent = dilation * (kernel - 1) + 1
-    if isinstance(extent, Expr) or isinstance(stride, Expr):
-        if ceil_mode:
-            return None
-        out = divide_with_offset(size, 2 * padding - extent, stride)
-        return None if out is None else out + 1
     if not ceil_mode:
-        return divide_size(size, 2 * padding - extent, stride) + 1
+        rounded_down = divide_with_offset(size, 2 * padding - extent, stride)
+        return None if rounded_down is None else rounded_down + 1
+    if isinstance(extent, Expr) or isinstance(stride, Expr):
+        return None
     out = divide_size(size, 2 * padding - extent + stride - 1, stride) + 1
     if size.const_value is not None:
         value = out.const_value

@@ -268,6 +268,15 @@ def sizes(shape: Shape) -> tuple[Size, ...]:
     return tuple(out)
 
 
+def same_shape(a: Shape, b: Shape) -> bool | None:
+    """Whether two shapes are equal: True or False where that is proved, None where it depends on the sizes."""
+    if variadic_index(a) is not None or variadic_index(b) is not None:
+        return True if a == b else None
+    if len(a) != len(b) or any(map(differ, sizes(a), sizes(b))):
+        return False
+    return True if all(map(same, sizes(a), sizes(b))) else None
+
+
 def fill_value(value: MaybeShape, op: str) -> None:
     """The value of a fill (`fill_`, `index_fill`, `masked_fill`) is a number or a 0-d tensor: torch refuses
     a tensor of any other number of dims, even one of one element (`torch.ones(1)`)."""

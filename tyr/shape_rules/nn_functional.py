@@ -28,6 +28,7 @@ from tyr.shape_rules.core import (
     product,
     rank,
     same,
+    same_shape,
     show,
     show_shape,
     sizes,
@@ -560,15 +561,6 @@ def ctc_loss(
     return None if n is None else (items,) if n == 3 else ()
 
 
-def _same_shape(a: Shape, b: Shape) -> bool | None:
-    """Whether two shapes are equal: True or False where that is proved, None where it depends on the sizes."""
-    if variadic_index(a) is not None or variadic_index(b) is not None:
-        return True if a == b else None
-    if len(a) != len(b) or any(map(differ, sizes(a), sizes(b))):
-        return False
-    return True if all(map(same, sizes(a), sizes(b))) else None
-
-
 def _one_dim_of_one(input: Shape, var: Shape) -> bool | None:
     """torch's test that `var` broadcasts to `input` along one dim: as many dims, and var's sizes where the two
     differ sum to 1.  None where that depends on the sizes."""
@@ -596,9 +588,9 @@ def gaussian_nll_loss(
     op = "gaussian_nll_loss"
     if input is None or var is None:
         return _reduced(None, reduction)
-    fits = _same_shape(var, input)
+    fits = same_shape(var, input)
     if fits is False:
-        fits = _same_shape(var, input[:-1])
+        fits = same_shape(var, input[:-1])
         if fits:
             var = (*var, const(1))
         elif fits is False:
